@@ -1,0 +1,93 @@
+package io.koord4j.api;
+
+/**
+ * Label and annotation keys shared with Koordinator, koord-queue and Kueue. Every module reads
+ * these names from here so that a manifest written for those projects works unchanged.
+ */
+public final class WellKnown {
+  private WellKnown() {}
+
+  public static final String QUOTA_PREFIX = "quota.scheduling.koordinator.sh/";
+  public static final String GANG_PREFIX = "gang.scheduling.koordinator.sh/";
+  public static final String SCHEDULING_PREFIX = "scheduling.koordinator.sh/";
+  public static final String KOORD_QUEUE_PREFIX = "koord-queue/";
+  /** Older koord-queue manifests use this prefix; it is accepted when reading. */
+  public static final String LEGACY_QUEUE_PREFIX = "kube-queue/";
+
+  // Queue membership.
+  public static final String KUEUE_QUEUE_NAME = "kueue.x-k8s.io/queue-name";
+  public static final String QUEUE_NAME_ANNOTATION = KOORD_QUEUE_PREFIX + "queue-name";
+  public static final String QUEUE_POLICY_LABEL = KOORD_QUEUE_PREFIX + "queue-policy";
+  public static final String QUEUE_ARGS = KOORD_QUEUE_PREFIX + "queue-args";
+  public static final String WAIT_FOR_PODS_RUNNING = KOORD_QUEUE_PREFIX + "wait-for-pods-running";
+  public static final String ENABLE_QUEUEUNIT_PREEMPTION =
+      KOORD_QUEUE_PREFIX + "enable-queueunit-preemption";
+  public static final String MIN_RESOURCES = KOORD_QUEUE_PREFIX + "min-resources";
+
+  // Written by the queue controller on jobs and pod templates.
+  public static final String JOB_ENQUEUE_TIMESTAMP = KOORD_QUEUE_PREFIX + "job-enqueue-timestamp";
+  public static final String JOB_DEQUEUE_TIMESTAMP = KOORD_QUEUE_PREFIX + "job-dequeue-timestamp";
+  public static final String JOB_HAS_ENQUEUED = KOORD_QUEUE_PREFIX + "job-has-enqueued";
+  public static final String RELATED_QUEUEUNIT = KOORD_QUEUE_PREFIX + "related-queueunit";
+  public static final String RELATED_PODSET_NAME = KOORD_QUEUE_PREFIX + "related-podset-name";
+
+  // Elastic quota tree.
+  public static final String QUOTA_NAME = QUOTA_PREFIX + "name";
+  public static final String QUOTA_PARENT = QUOTA_PREFIX + "parent";
+  public static final String QUOTA_IS_PARENT = QUOTA_PREFIX + "is-parent";
+  public static final String QUOTA_ALLOW_LENT_RESOURCE = QUOTA_PREFIX + "allow-lent-resource";
+  public static final String QUOTA_TREE_ID = QUOTA_PREFIX + "tree-id";
+  public static final String QUOTA_SHARED_WEIGHT = QUOTA_PREFIX + "shared-weight";
+  public static final String QUOTA_GUARANTEED = QUOTA_PREFIX + "guaranteed";
+  public static final String QUOTA_RUNTIME = QUOTA_PREFIX + "runtime";
+  public static final String QUOTA_REQUEST = QUOTA_PREFIX + "request";
+  public static final String QUOTA_CHILD_REQUEST = QUOTA_PREFIX + "child-request";
+  public static final String QUOTA_NAMESPACES = QUOTA_PREFIX + "namespaces";
+  public static final String ROOT_QUOTA = "koordinator-root-quota";
+  public static final String DEFAULT_QUOTA = "koordinator-default-quota";
+  public static final String SYSTEM_QUOTA = "koordinator-system-quota";
+
+  // Gangs.
+  public static final String POD_GROUP_LABEL = "pod-group.scheduling.sigs.k8s.io";
+  public static final String GANG_NAME = GANG_PREFIX + "name";
+  public static final String GANG_MIN_AVAILABLE = GANG_PREFIX + "min-available";
+  public static final String GANG_TOTAL_NUMBER = GANG_PREFIX + "total-number";
+  public static final String GANG_MODE = GANG_PREFIX + "mode";
+  public static final String GANG_WAITING_TIME = GANG_PREFIX + "waiting-time";
+  public static final String GANG_GROUPS = GANG_PREFIX + "groups";
+  public static final String GANG_MATCH_POLICY = GANG_PREFIX + "match-policy";
+
+  // Devices and GPU placement.
+  public static final String GPU_PARTITIONS = SCHEDULING_PREFIX + "gpu-partitions";
+  public static final String DEVICE_ALLOCATE_HINT = SCHEDULING_PREFIX + "device-allocate-hint";
+  public static final String DEVICE_JOINT_ALLOCATE = SCHEDULING_PREFIX + "device-joint-allocate";
+  public static final String GPU_PARTITION_SPEC = SCHEDULING_PREFIX + "gpu-partition-spec";
+  public static final String DEVICE_ALLOCATED = SCHEDULING_PREFIX + "device-allocated";
+  public static final String GPU_PARTITION_POLICY = "node.koordinator.sh/gpu-partition-policy";
+  public static final String GPU_MODEL = "node.koordinator.sh/gpu-model";
+  public static final String GPU_VENDOR = "node.koordinator.sh/gpu-vendor";
+  public static final String NVIDIA_GPU = "nvidia.com/gpu";
+  public static final String KOORD_GPU = "koordinator.sh/gpu";
+  public static final String GPU_CORE = "koordinator.sh/gpu-core";
+  public static final String GPU_MEMORY = "koordinator.sh/gpu-memory";
+  public static final String GPU_MEMORY_RATIO = "koordinator.sh/gpu-memory-ratio";
+  public static final String GPU_SHARED = "koordinator.sh/gpu.shared";
+
+  // Node agent.
+  public static final String QOS_CLASS = "koordinator.sh/qosClass";
+  public static final String BATCH_CPU = "kubernetes.io/batch-cpu";
+  public static final String BATCH_MEMORY = "kubernetes.io/batch-memory";
+  public static final String THIRD_PARTY_ALLOCATIONS = "node.koordinator.sh/thirdPartyAllocations";
+
+  /** The value of a key written with the current prefix, read under either prefix. */
+  public static String readQueueKey(java.util.Map<String, String> values, String key) {
+    if (values == null) {
+      return null;
+    }
+    String value = values.get(key);
+    if (value == null && key.startsWith(KOORD_QUEUE_PREFIX)) {
+      value = values.get(LEGACY_QUEUE_PREFIX + key.substring(KOORD_QUEUE_PREFIX.length()));
+    }
+    return value;
+  }
+}

@@ -1,0 +1,65 @@
+package io.koord4j.testing;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The real control plane started by {@code hack/local-cluster/cluster.sh up}. Integration tests
+ * reach it through KUBECONFIG; when it is not there they fail and say how to start it.
+ */
+public final class LocalCluster {
+  private LocalCluster() {}
+
+  public static final String HOW_TO_START =
+      "start the local cluster with: hack/local-cluster/cluster.sh up"
+          + " && export KUBECONFIG=$(hack/local-cluster/cluster.sh kubeconfig)"
+          + " (mvn -B verify does both)";
+
+  /** Path of the kubeconfig the tests use. */
+  public static Path kubeconfig() {
+    String path = System.getenv("KUBECONFIG");
+    if (path == null || path.isBlank()) {
+      throw new IllegalStateException("KUBECONFIG is not set; " + HOW_TO_START);
+    }
+    Path file = Path.of(path);
+    if (!Files.isReadable(file)) {
+      throw new IllegalStateException("KUBECONFIG " + file + " does not exist; " + HOW_TO_START);
+    }
+    return file;
+  }
+
+  /** An admin client of the local cluster, checked to answer before it is returned. */
+  public static KubernetesClient client() {
+    Config config;
+    try {
+      config = Config.fromKubeconfig(Files.readString(kubeconfig()));
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("cannot read " + kubeconfig() + "; " + HOW_TO_START, e);
+    }
+    KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
+    try {
+      client.getKubernetesVersion();
+    } catch (RuntimeException e) {
+      client.close();
+      throw new IllegalStateException(
+          "the local cluster at " + config.getMasterUrl() + " does not answer; " + HOW_TO_START, e);
+    }
+    return client;
+  }
+
+  /** The repository root, for tests that read samples, manifests or scripts. */
+  public static Path repoRoot() {
+    String root = System.getProperty("koord4j.repo.root");
+    Path dir = root != null ? Path.of(root) : Path.of("").toAbsolutePath();
+    while (dir != null && !Files.exists(dir.resolve("hack/local-cluster/cluster.sh"))) {
+      dir = dir.getParent();
+    }
+    if (dir == null) {
+      throw new IllegalStateException("cannot find the repository root from " + root);
+    }
+    return dir;
+  }
+}
