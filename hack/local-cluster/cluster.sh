@@ -1,0 +1,447 @@
+#!/usr/bin/env bash
+# A real Kubernetes control plane on 127.0.0.1, built from upstream Go modules:
+# etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok (fake nodes), and Kueue on demand.
+# Usage: cluster.sh build|up|down|status|logs <component>|nodes [flags]|kueue up|down|kubeconfig
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+K8S_VERSION=${K8S_VERSION:-1.35.4}
+ETCD_VERSION=3.6.16
+KWOK_VERSION=0.8.0
+HELM_VERSION=3.22.0
+KUEUE_VERSION=0.17.0
+CACHE=${KOORD4J_CACHE:-$HOME/.cache/koord4j/cluster}
+BIN=$CACHE/bin
+# One cluster per machine: its state lives outside any checkout, so every clone reuses it.
+RUN=${KOORD4J_CLUSTER_STATE:-$CACHE/state}
+PKI=$RUN/pki
+LOGS=$RUN/logs
+PIDS=$RUN/pids
+KUBECONFIG_FILE=$RUN/kubeconfig
+# The fixed, gitignored path in this checkout where tests and users find the kubeconfig.
+LOCAL_KUBECONFIG=$HERE/.run/kubeconfig
+
+ETCD_PORT=23790
+ETCD_PEER_PORT=23800
+APISERVER_PORT=16443
+KCM_PORT=10257
+SCHEDULER_PORT=10259
+KWOK_PORT=10247
+KUEUE_WEBHOOK_PORT=19443
+KUEUE_METRICS_PORT=18443
+KUEUE_HEALTH_PORT=18081
+KUEUE_VISIBILITY_PORT=18082
+APISERVER=https://127.0.0.1:$APISERVER_PORT
+
+export CGO_ENABLED=0 GOFLAGS="-trimpath -buildvcs=false"
+
+log() { printf '[local-cluster] %s\n' "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+kubectl() { "$BIN/kubectl" --kubeconfig "$KUBECONFIG_FILE" "$@"; }
+
+# ---------------------------------------------------------------- build
+
+# Builds one binary unless the versioned cache already has it: build_one <name> <version> <command...>
+build_one() {
+  local name=$1 version=$2; shift 2
+  local stamp=$BIN/.$name-$version
+  if [[ -x $BIN/$name && -f $stamp ]]; then
+    return 0
+  fi
+  log "building $name $version ..."
+  local start=$SECONDS
+  "$@"
+  touch "$stamp"
+  log "built $name $version in $((SECONDS - start)) s"
+}
+
+version_ldflags() {
+  local minor flags="-s -w" pkg
+  minor=$(cut -d. -f2 <<<"$K8S_VERSION")
+  for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    flags+=" -X $pkg.gitVersion=v$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor -X $pkg.gitTreeState=clean"
+  done
+  echo "$flags"
+}
+
+build_kubernetes() {
+  (cd "$HERE/kubernetes" && go build -ldflags "$(version_ldflags)" -o "$BIN/" \
+    k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager \
+    k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl)
+  for b in kube-apiserver kube-controller-manager kube-scheduler; do touch "$BIN/.$b-$K8S_VERSION"; done
+}
+
+build_etcd() { (cd "$HERE/etcd" && go build -ldflags "-s -w" -o "$BIN/etcd" go.etcd.io/etcd/server/v3); }
+go_install() { GOBIN=$BIN go install -ldflags "-s -w" "$1"; }
+
+cmd_build() {
+  local start=$SECONDS
+  mkdir -p "$BIN"
+  build_one kubectl "$K8S_VERSION" build_kubernetes
+  build_one etcd "$ETCD_VERSION" build_etcd
+  build_one kwok "$KWOK_VERSION" go_install "sigs.k8s.io/kwok/cmd/kwok@v$KWOK_VERSION"
+  build_one helm "$HELM_VERSION" go_install "helm.sh/helm/v3/cmd/helm@v$HELM_VERSION"
+  build_one kueue "$KUEUE_VERSION" go_install "sigs.k8s.io/kueue/cmd/kueue@v$KUEUE_VERSION"
+  log "all binaries ready in $BIN ($((SECONDS - start)) s)"
+}
+
+# Source folder of an upstream Go module in the module cache (for CRDs and stage files).
+module_dir() { (cd "$HERE/etcd" && go mod download -json "$1" | sed -n 's/.*"Dir": "\(.*\)",/\1/p'); }
+
+# ---------------------------------------------------------------- PKI
+
+# Signs a certificate with the local CA: issue_cert <name> <subject> <subjectAltName or ""> <extendedKeyUsage>
+issue_cert() {
+  local name=$1 subject=$2 san=$3 eku=$4
+  [[ -f $PKI/$name.crt ]] && return 0
+  openssl req -new -newkey rsa:2048 -nodes -keyout "$PKI/$name.key" -subj "$subject" \
+    -out "$PKI/$name.csr" 2>/dev/null
+  {
+    echo "basicConstraints=CA:FALSE"
+    echo "keyUsage=digitalSignature,keyEncipherment"
+    echo "extendedKeyUsage=$eku"
+    [[ -n $san ]] && echo "subjectAltName=$san"
+  } >"$PKI/$name.ext"
+  openssl x509 -req -in "$PKI/$name.csr" -CA "$PKI/ca.crt" -CAkey "$PKI/ca.key" -CAcreateserial \
+    -days 3650 -sha256 -extfile "$PKI/$name.ext" -out "$PKI/$name.crt" 2>/dev/null
+}
+
+make_pki() {
+  mkdir -p "$PKI"
+  if [[ ! -f $PKI/ca.crt ]]; then
+    openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=koord4j-local-ca" \
+      -keyout "$PKI/ca.key" -out "$PKI/ca.crt" 2>/dev/null
+  fi
+  issue_cert apiserver "/CN=kube-apiserver" \
+    "IP:127.0.0.1,IP:10.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local" \
+    serverAuth
+  issue_cert admin "/O=system:masters/CN=kubernetes-admin" "IP:127.0.0.1,DNS:localhost" serverAuth,clientAuth
+  issue_cert kueue-webhook "/CN=kueue-webhook" "IP:127.0.0.1,DNS:localhost" serverAuth
+  if [[ ! -f $PKI/sa.key ]]; then
+    openssl genrsa -out "$PKI/sa.key" 2048 2>/dev/null
+    openssl rsa -in "$PKI/sa.key" -pubout -out "$PKI/sa.pub" 2>/dev/null
+  fi
+}
+
+write_kubeconfig() {
+  local ca cert key
+  ca=$(base64 -w0 <"$PKI/ca.crt"); cert=$(base64 -w0 <"$PKI/admin.crt"); key=$(base64 -w0 <"$PKI/admin.key")
+  cat >"$KUBECONFIG_FILE" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+- name: local
+  cluster:
+    server: $APISERVER
+    certificate-authority-data: $ca
+users:
+- name: admin
+  user:
+    client-certificate-data: $cert
+    client-key-data: $key
+contexts:
+- name: local
+  context: {cluster: local, user: admin, namespace: default}
+current-context: local
+EOF
+}
+
+# ---------------------------------------------------------------- processes
+
+pid_of() { [[ -f $PIDS/$1.pid ]] && cat "$PIDS/$1.pid"; }
+is_running() { local pid; pid=$(pid_of "$1") && [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; }
+
+# Starts a detached process that outlives this script (and the Maven build that ran it).
+start() {
+  local name=$1; shift
+  if is_running "$name"; then return 0; fi
+  mkdir -p "$LOGS" "$PIDS"
+  setsid nohup "$@" </dev/null >"$LOGS/$name.log" 2>&1 &
+  echo $! >"$PIDS/$name.pid"
+}
+
+# Waits for a health URL; on failure names the component and shows the tail of its log.
+wait_healthy() {
+  local name=$1 url=$2 timeout=${3:-60} deadline=$((SECONDS + ${3:-60}))
+  while ((SECONDS < deadline)); do
+    if curl -fsS --max-time 2 --cacert "$PKI/ca.crt" --cert "$PKI/admin.crt" --key "$PKI/admin.key" \
+      -k "$url" >/dev/null 2>&1; then
+      return 0
+    fi
+    if ! is_running "$name"; then break; fi
+    sleep 0.3
+  done
+  log "$name did not become healthy at $url within ${timeout} s; last lines of $LOGS/$name.log:"
+  tail -n 30 "$LOGS/$name.log" >&2 || true
+  exit 1
+}
+
+kwok_stages() {
+  local dir stage
+  dir=$(module_dir "sigs.k8s.io/kwok@v$KWOK_VERSION")/kustomize/stage
+  for stage in node/fast/node-initialize node/heartbeat-with-lease/node-heartbeat-with-lease \
+    pod/fast/pod-ready pod/fast/pod-delete; do
+    echo "---"
+    cat "$dir/$stage.yaml"
+  done
+  echo "---"
+  # Job pods complete at once, or after the duration in their pod-complete delay annotation
+  # (e.g. "2s"), so tests and benchmarks can give jobs a run time.
+  awk '/^  next:/ && !done {
+         print "  delay:"
+         print "    durationMilliseconds: 0"
+         print "    durationFrom:"
+         print "      expressionFrom: '\''.metadata.annotations[\"pod-complete.stage.kwok.x-k8s.io/delay\"]'\''"
+         done = 1
+       } { print }' "$dir/pod/fast/pod-complete.yaml"
+}
+
+start_etcd() {
+  start etcd "$BIN/etcd" --name local --data-dir "$RUN/etcd" \
+    --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
+    --listen-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" \
+    --initial-cluster "local=http://127.0.0.1:$ETCD_PEER_PORT" --unsafe-no-fsync --quota-backend-bytes=8589934592 \
+    --listen-metrics-urls "http://127.0.0.1:23810"
+  wait_healthy etcd "http://127.0.0.1:$ETCD_PORT/health"
+}
+
+start_apiserver() {
+  start kube-apiserver "$BIN/kube-apiserver" \
+    --etcd-servers "http://127.0.0.1:$ETCD_PORT" \
+    --bind-address 127.0.0.1 --advertise-address 127.0.0.1 --secure-port "$APISERVER_PORT" \
+    --tls-cert-file "$PKI/apiserver.crt" --tls-private-key-file "$PKI/apiserver.key" \
+    --client-ca-file "$PKI/ca.crt" \
+    --service-account-issuer https://kubernetes.default.svc.cluster.local \
+    --service-account-key-file "$PKI/sa.pub" --service-account-signing-key-file "$PKI/sa.key" \
+    --service-cluster-ip-range 10.0.0.0/24 \
+    --authorization-mode Node,RBAC --allow-privileged=true \
+    --max-requests-inflight 2000 --max-mutating-requests-inflight 1000
+  wait_healthy kube-apiserver "$APISERVER/readyz" 120
+}
+
+start_controller_manager() {
+  start kube-controller-manager "$BIN/kube-controller-manager" \
+    --kubeconfig "$KUBECONFIG_FILE" --authentication-kubeconfig "$KUBECONFIG_FILE" \
+    --authorization-kubeconfig "$KUBECONFIG_FILE" --leader-elect=false \
+    --bind-address 127.0.0.1 --secure-port "$KCM_PORT" \
+    --root-ca-file "$PKI/ca.crt" --service-account-private-key-file "$PKI/sa.key" \
+    --cluster-signing-cert-file "$PKI/ca.crt" --cluster-signing-key-file "$PKI/ca.key" \
+    --controllers '*' --use-service-account-credentials=false \
+    --kube-api-qps 500 --kube-api-burst 1000 --concurrent-job-syncs 20
+  wait_healthy kube-controller-manager "https://127.0.0.1:$KCM_PORT/healthz"
+}
+
+start_scheduler() {
+  start kube-scheduler "$BIN/kube-scheduler" \
+    --kubeconfig "$KUBECONFIG_FILE" --authentication-kubeconfig "$KUBECONFIG_FILE" \
+    --authorization-kubeconfig "$KUBECONFIG_FILE" --leader-elect=false \
+    --bind-address 127.0.0.1 --secure-port "$SCHEDULER_PORT" \
+    --kube-api-qps 500 --kube-api-burst 1000
+  wait_healthy kube-scheduler "https://127.0.0.1:$SCHEDULER_PORT/healthz"
+}
+
+start_kwok() {
+  kwok_stages >"$RUN/kwok-stages.yaml"
+  start kwok "$BIN/kwok" --kubeconfig "$KUBECONFIG_FILE" --config "$RUN/kwok-stages.yaml" \
+    --manage-all-nodes=false --manage-nodes-with-annotation-selector kwok.x-k8s.io/node=fake \
+    --server-address "127.0.0.1:$KWOK_PORT" --cidr 10.244.0.1/16 --node-ip 127.0.0.1
+  wait_healthy kwok "http://127.0.0.1:$KWOK_PORT/healthz"
+}
+
+cluster_is_up() {
+  is_running kube-apiserver && [[ -f $KUBECONFIG_FILE ]] &&
+    curl -fsS --max-time 2 --cacert "$PKI/ca.crt" --cert "$PKI/admin.crt" --key "$PKI/admin.key" \
+      "$APISERVER/readyz" >/dev/null 2>&1
+}
+
+cmd_up() {
+  local start=$SECONDS
+  cmd_build
+  command -v openssl >/dev/null || die "openssl is required"
+  command -v curl >/dev/null || die "curl is required"
+  if cluster_is_up && is_running etcd && is_running kube-controller-manager && is_running kube-scheduler && is_running kwok; then
+    log "cluster already up"
+  else
+    mkdir -p "$RUN"
+    make_pki
+    write_kubeconfig
+    start_etcd
+    start_apiserver
+    start_controller_manager
+    start_scheduler
+    start_kwok
+    log "cluster up in $((SECONDS - start)) s"
+  fi
+  mkdir -p "$(dirname "$LOCAL_KUBECONFIG")"
+  cp "$KUBECONFIG_FILE" "$LOCAL_KUBECONFIG"
+  echo "export KUBECONFIG=$LOCAL_KUBECONFIG"
+}
+
+stop() {
+  local pid
+  pid=$(pid_of "$1") || return 0
+  if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; then
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null || true
+  fi
+  rm -f "$PIDS/$1.pid"
+}
+
+cmd_down() {
+  local c
+  for c in kueue kwok kube-scheduler kube-controller-manager kube-apiserver etcd; do stop "$c"; done
+  rm -rf "$RUN" "$LOCAL_KUBECONFIG"
+  log "cluster down; state removed"
+}
+
+cmd_status() {
+  local c state
+  for c in etcd kube-apiserver kube-controller-manager kube-scheduler kwok kueue; do
+    if is_running "$c"; then state="running (pid $(pid_of "$c"), rss $(ps -o rss= -p "$(pid_of "$c")" | awk '{printf "%d MiB", $1/1024}'))"
+    else state="stopped"; fi
+    printf '%-24s %s\n' "$c" "$state"
+  done
+  if cluster_is_up; then echo "KUBECONFIG=$KUBECONFIG_FILE (logs in $LOGS)"; kubectl get nodes 2>/dev/null || true; fi
+}
+
+cmd_logs() {
+  local name=${1:-}
+  [[ -n $name && -f $LOGS/$name.log ]] || die "usage: cluster.sh logs <component>; logs are in $LOGS: $(ls "$LOGS" 2>/dev/null | tr '\n' ' ')"
+  cat "$LOGS/$name.log"
+}
+
+# ---------------------------------------------------------------- nodes
+
+cmd_nodes() {
+  local count=1 cpu=32 memory=256Gi gpus=0 model="" prefix=kwok-node pods=110
+  while (($#)); do
+    case $1 in
+      --count) count=$2 ;;
+      --cpu) cpu=$2 ;;
+      --memory) memory=$2 ;;
+      --gpus) gpus=$2 ;;
+      --gpu-model) model=$2 ;;
+      --prefix) prefix=$2 ;;
+      --pods) pods=$2 ;;
+      *) die "unknown flag $1 (nodes takes --count --cpu --memory --gpus --gpu-model --prefix --pods)" ;;
+    esac
+    shift 2
+  done
+  cluster_is_up || die "the cluster is not up; run: cluster.sh up"
+  local i gpu_labels="" gpu_capacity=""
+  if ((gpus > 0)); then
+    gpu_capacity="nvidia.com/gpu: \"$gpus\""
+    gpu_labels="node.koordinator.sh/gpu-vendor: nvidia"
+    [[ -n $model ]] && gpu_labels+=$'\n'"    node.koordinator.sh/gpu-model: $model"
+  fi
+  for ((i = 0; i < count; i++)); do
+    cat <<EOF
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: $prefix-$i
+  annotations:
+    kwok.x-k8s.io/node: fake
+  labels:
+    kubernetes.io/hostname: $prefix-$i
+    kubernetes.io/os: linux
+    kubernetes.io/arch: amd64
+    type: kwok
+    $gpu_labels
+spec:
+  taints: []
+status:
+  allocatable: {cpu: "$cpu", memory: "$memory", pods: "$pods"${gpu_capacity:+, $gpu_capacity}}
+  capacity: {cpu: "$cpu", memory: "$memory", pods: "$pods"${gpu_capacity:+, $gpu_capacity}}
+EOF
+  done | kubectl apply --server-side -f - >/dev/null
+  kubectl wait --for=condition=Ready "node/$prefix-0" --timeout=60s >/dev/null
+  log "$count KWOK node(s) $prefix-0..$((count - 1)) ready (cpu $cpu, memory $memory, gpus $gpus)"
+}
+
+# ---------------------------------------------------------------- kueue
+
+kueue_config() {
+  cat <<EOF
+apiVersion: config.kueue.x-k8s.io/v1beta2
+kind: Configuration
+namespace: kueue-system
+health:
+  healthProbeBindAddress: 127.0.0.1:$KUEUE_HEALTH_PORT
+metrics:
+  bindAddress: 127.0.0.1:$KUEUE_METRICS_PORT
+webhook:
+  port: $KUEUE_WEBHOOK_PORT
+  host: 127.0.0.1
+  certDir: $RUN/kueue-certs
+leaderElection:
+  leaderElect: false
+internalCertManagement:
+  enable: false
+visibilityServer:
+  bindAddress: 127.0.0.1
+  bindPort: $KUEUE_VISIBILITY_PORT
+integrations:
+  frameworks:
+  - batch/job
+EOF
+}
+
+# Kueue's webhook configurations, pointed at the local manager instead of an in-cluster service.
+# Webhooks of integrations this cluster does not enable (pods, deployments, statefulsets) are left
+# out so that they never stand in the way of other pods.
+kueue_webhooks() {
+  local dir=$1
+  yq -y --arg base "https://127.0.0.1:$KUEUE_WEBHOOK_PORT" --arg ca "$(base64 -w0 <"$PKI/ca.crt")" '
+    .metadata.name = "kueue-" + .metadata.name
+    | .webhooks |= map(
+        select(.clientConfig.service.path | test("-v1-pod$|-deployment$|-statefulset$") | not)
+        | .clientConfig = {url: ($base + .clientConfig.service.path), caBundle: $ca})' \
+    "$dir/config/components/webhook/manifests.yaml"
+}
+
+cmd_kueue() {
+  case ${1:-} in
+    up)
+      cluster_is_up || die "the cluster is not up; run: cluster.sh up"
+      local dir
+      dir=$(module_dir "sigs.k8s.io/kueue@v$KUEUE_VERSION")
+      kubectl create namespace kueue-system --dry-run=client -o yaml | kubectl apply -f - >/dev/null
+      kubectl apply --server-side --force-conflicts -f "$dir/config/components/crd/bases" >/dev/null
+      kubectl wait --for=condition=Established crd --all --timeout=60s >/dev/null
+      mkdir -p "$RUN/kueue-certs"
+      cp "$PKI/kueue-webhook.crt" "$RUN/kueue-certs/tls.crt"
+      cp "$PKI/kueue-webhook.key" "$RUN/kueue-certs/tls.key"
+      kueue_config >"$RUN/kueue-config.yaml"
+      start kueue "$BIN/kueue" --config "$RUN/kueue-config.yaml" --kubeconfig "$KUBECONFIG_FILE"
+      wait_healthy kueue "http://127.0.0.1:$KUEUE_HEALTH_PORT/readyz" 90
+      kueue_webhooks "$dir" | kubectl apply --server-side --force-conflicts -f - >/dev/null
+      log "kueue $KUEUE_VERSION up (webhooks at https://127.0.0.1:$KUEUE_WEBHOOK_PORT)"
+      ;;
+    down)
+      if cluster_is_up; then
+        kubectl delete mutatingwebhookconfiguration kueue-mutating-webhook-configuration --ignore-not-found >/dev/null
+        kubectl delete validatingwebhookconfiguration kueue-validating-webhook-configuration --ignore-not-found >/dev/null
+      fi
+      stop kueue
+      log "kueue down"
+      ;;
+    *) die "usage: cluster.sh kueue up|down" ;;
+  esac
+}
+
+# ---------------------------------------------------------------- main
+
+case ${1:-} in
+  build) cmd_build ;;
+  up) cmd_up ;;
+  down) cmd_down ;;
+  status) cmd_status ;;
+  logs) shift; cmd_logs "$@" ;;
+  nodes) shift; cmd_nodes "$@" ;;
+  kueue) shift; cmd_kueue "$@" ;;
+  kubeconfig) echo "$LOCAL_KUBECONFIG" ;;
+  *) die "usage: cluster.sh build|up|down|status|logs <component>|nodes [--count N --cpu C --memory M --gpus G --gpu-model X]|kueue up|down|kubeconfig" ;;
+esac

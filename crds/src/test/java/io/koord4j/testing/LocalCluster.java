@@ -50,6 +50,27 @@ public final class LocalCluster {
     return client;
   }
 
+  /** Runs {@code hack/local-cluster/cluster.sh} with the given arguments and returns its output. */
+  public static String script(String... args) {
+    java.util.List<String> command = new java.util.ArrayList<>();
+    command.add("bash");
+    command.add(repoRoot().resolve("hack/local-cluster/cluster.sh").toString());
+    command.addAll(java.util.List.of(args));
+    try {
+      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+      String output = new String(process.getInputStream().readAllBytes());
+      if (process.waitFor() != 0) {
+        throw new IllegalStateException(String.join(" ", command) + " failed:\n" + output);
+      }
+      return output;
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("cannot run " + command, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while running " + command, e);
+    }
+  }
+
   /** The repository root, for tests that read samples, manifests or scripts. */
   public static Path repoRoot() {
     String root = System.getProperty("koord4j.repo.root");
