@@ -1,0 +1,113 @@
+package io.koord4j.jobs;
+
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
+import io.fabric8.kubernetes.api.model.batch.v1.JobSpec;
+import io.fabric8.kubernetes.api.model.batch.v1.JobStatus;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Kubernetes' own batch/v1 Job: one pod set, {@code main}, that must start whole; suspended
+ * through {@code spec.suspend}.
+ */
+public final class BatchJobAdapter implements JobAdapter<Job> {
+
+  /** Kueue's name for the only pod set of a batch Job. */
+  public static final String POD_SET_NAME = "main";
+
+  private static final String TEMPLATE_SPEC_PATH = "spec.template.spec";
+
+  @Override
+  public String apiVersion() {
+    return "batch/v1";
+  }
+
+  @Override
+  public String kind() {
+    return "Job";
+  }
+
+  @Override
+  public Class<Job> type() {
+    return Job.class;
+  }
+
+  @Override
+  public boolean isSuspended(Job job) {
+    return Boolean.TRUE.equals(job.getSpec().getSuspend());
+  }
+
+  @Override
+  public Job suspend(Job job) {
+    return withSuspend(job, true);
+  }
+
+  @Override
+  public Job resume(Job job) {
+    return withSuspend(job, false);
+  }
+
+  /**
+   * Parallelism pods (default 1) run at once, but never more than completions, and all of them
+   * form the gang.
+   */
+  @Override
+  public List<PodSetInfo> podSets(Job job) {
+    JobSpec spec = job.getSpec();
+    int count = spec.getParallelism() == null ? 1 : spec.getParallelism();
+    if (spec.getCompletions() != null) {
+      count = Math.min(count, spec.getCompletions());
+    }
+    PodSpec podSpec = spec.getTemplate().getSpec();
+    return List.of(
+        new PodSetInfo(
+            POD_SET_NAME,
+            count,
+            count,
+            spec.getTemplate(),
+            PodRequests.of(podSpec, TEMPLATE_SPEC_PATH)));
+  }
+
+  @Override
+  public Optional<String> priorityClassName(Job job) {
+    return Optional.ofNullable(job.getSpec().getTemplate().getSpec().getPriorityClassName())
+        .filter(name -> !name.isBlank());
+  }
+
+  @Override
+  public Optional<Integer> priority(Job job) {
+    return Optional.ofNullable(job.getSpec().getTemplate().getSpec().getPriority());
+  }
+
+  /** The terminal conditions Complete and Failed decide; otherwise active pods mean running. */
+  @Override
+  public JobPhase status(Job job) {
+    JobStatus status = job.getStatus();
+    if (status == null) {
+      return JobPhase.PENDING;
+    }
+    if (hasTrueCondition(status, "Complete")) {
+      return JobPhase.SUCCEEDED;
+    }
+    if (hasTrueCondition(status, "Failed")) {
+      return JobPhase.FAILED;
+    }
+    return status.getActive() != null && status.getActive() > 0
+        ? JobPhase.RUNNING
+        : JobPhase.PENDING;
+  }
+
+  private static boolean hasTrueCondition(JobStatus status, String type) {
+    List<JobCondition> conditions = status.getConditions();
+    return conditions != null
+        && conditions.stream()
+            .anyMatch(c -> type.equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  private static Job withSuspend(Job job, boolean suspend) {
+    return new JobBuilder(job).editSpec().withSuspend(suspend).endSpec().build();
+  }
+}

@@ -1,0 +1,35 @@
+package io.koord4j.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class JobAdaptersTest {
+
+  @Test
+  void findsTheBatchJobAdapterByApiVersionAndKind() {
+    JobAdapters adapters = JobAdapters.builtIn();
+
+    assertThat(adapters.find("batch/v1", "Job")).get().isInstanceOf(BatchJobAdapter.class);
+    assertThat(adapters.find("batch/v1", "Job").orElseThrow().type()).isEqualTo(Job.class);
+    assertThat(adapters.all()).hasSize(1);
+  }
+
+  @Test
+  void findsNothingForKindsItDoesNotManage() {
+    JobAdapters adapters = JobAdapters.builtIn();
+
+    assertThat(adapters.find("batch/v1", "CronJob")).isEmpty();
+    assertThat(adapters.find("batch/v2", "Job")).isEmpty();
+  }
+
+  @Test
+  void refusesTwoAdaptersForTheSameKind() {
+    assertThatThrownBy(() -> new JobAdapters(List.of(new BatchJobAdapter(), new BatchJobAdapter())))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("two adapters for batch/v1 Job");
+  }
+}
