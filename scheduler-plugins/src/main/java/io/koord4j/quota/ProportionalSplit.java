@@ -12,8 +12,8 @@ import java.util.Comparator;
  * the number of positive weights) then go one each to the largest remainders {@code amount * w mod
  * W}, ties going to the lower index. Callers order entries by quota name, so ties go to the
  * alphabetically first quota. A zero weight gets nothing. The product {@code amount * w} is
- * computed exactly, falling back to 128-bit arithmetic when it does not fit a long (memory in
- * bytes times a memory-sized weight easily does not).
+ * computed exactly, with BigInteger when it does not fit a long even after the weights are
+ * divided by their gcd.
  */
 final class ProportionalSplit {
 
@@ -21,29 +21,37 @@ final class ProportionalSplit {
 
   /**
    * @param amount non-negative amount to split
-   * @param weights non-negative weights; their sum must fit a long
+   * @param weights non-negative weights; their sum divided by their gcd must fit a long
    * @return parts by index, summing to {@code amount} unless every weight is zero (then all zero)
    */
   static long[] split(long amount, long[] weights) {
     long[] parts = new long[weights.length];
-    long totalWeight = 0;
+    long divisor = 0;
     for (long weight : weights) {
-      totalWeight = Math.addExact(totalWeight, weight);
+      divisor = gcd(divisor, weight);
     }
-    if (amount <= 0 || totalWeight == 0) {
+    if (amount <= 0 || divisor == 0) {
       return parts;
+    }
+    // Dividing all weights by their gcd changes no part and scales all remainders alike; weights
+    // in bytes are mostly multiples of a power of two, so the products then fit a long.
+    long[] reduced = new long[weights.length];
+    long totalWeight = 0;
+    for (int i = 0; i < weights.length; i++) {
+      reduced[i] = weights[i] / divisor;
+      totalWeight = Math.addExact(totalWeight, reduced[i]);
     }
     long[] remainders = new long[weights.length];
     long handedOut = 0;
     for (int i = 0; i < weights.length; i++) {
-      if (Math.multiplyHigh(amount, weights[i]) == 0 && amount * weights[i] >= 0) {
-        long product = amount * weights[i];
+      if (Math.multiplyHigh(amount, reduced[i]) == 0 && amount * reduced[i] >= 0) {
+        long product = amount * reduced[i];
         parts[i] = product / totalWeight;
         remainders[i] = product % totalWeight;
       } else {
         BigInteger[] qr =
             BigInteger.valueOf(amount)
-                .multiply(BigInteger.valueOf(weights[i]))
+                .multiply(BigInteger.valueOf(reduced[i]))
                 .divideAndRemainder(BigInteger.valueOf(totalWeight));
         parts[i] = qr[0].longValueExact();
         remainders[i] = qr[1].longValueExact();
@@ -61,5 +69,14 @@ final class ProportionalSplit {
       }
     }
     return parts;
+  }
+
+  private static long gcd(long a, long b) {
+    while (b != 0) {
+      long t = a % b;
+      a = b;
+      b = t;
+    }
+    return a;
   }
 }

@@ -102,6 +102,8 @@ final class RuntimeQuotaCalculator {
 
     long[] hungryWeights = new long[kids.length];
     long remaining = total;
+    long unmet = 0;
+    boolean weightless = false;
     for (int i = 0; i < kids.length; i++) {
       int c = kids[i];
       if (!tree.governs[c][r]) {
@@ -113,10 +115,21 @@ final class RuntimeQuotaCalculator {
       if (wanted > base) {
         runtime[c][r] = base;
         hungryWeights[i] = tree.sharedWeight[c][r];
+        unmet += wanted - base;
+        weightless |= hungryWeights[i] == 0;
       } else {
         runtime[c][r] = tree.lends(c) ? wanted : base;
       }
       remaining -= runtime[c][r];
+    }
+    if (unmet <= remaining && !weightless) {
+      // Enough for every hungry child: the rounds below would end with each at its request.
+      for (int i = 0; i < kids.length; i++) {
+        if (hungryWeights[i] > 0) {
+          runtime[kids[i]][r] = limitedRequest[kids[i]][r];
+        }
+      }
+      return;
     }
 
     while (remaining > 0) {
