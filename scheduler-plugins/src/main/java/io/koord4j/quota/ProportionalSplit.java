@@ -21,7 +21,7 @@ final class ProportionalSplit {
 
   /**
    * @param amount non-negative amount to split
-   * @param weights non-negative weights; their sum divided by their gcd must fit a long
+   * @param weights non-negative weights
    * @return parts by index, summing to {@code amount} unless every weight is zero (then all zero)
    */
   static long[] split(long amount, long[] weights) {
@@ -36,11 +36,10 @@ final class ProportionalSplit {
     // Dividing all weights by their gcd changes no part and scales all remainders alike; weights
     // in bytes are mostly multiples of a power of two, so the products then fit a long.
     long[] reduced = new long[weights.length];
-    long totalWeight = 0;
     for (int i = 0; i < weights.length; i++) {
       reduced[i] = weights[i] / divisor;
-      totalWeight = Math.addExact(totalWeight, reduced[i]);
     }
+    long totalWeight = sumHalvingToFit(reduced);
     long[] remainders = new long[weights.length];
     long handedOut = 0;
     for (int i = 0; i < weights.length; i++) {
@@ -69,6 +68,25 @@ final class ProportionalSplit {
       }
     }
     return parts;
+  }
+
+  /**
+   * Sums the weights, halving them all first until the sum fits a long. Only weights near the
+   * long range (such as a max meant as "unlimited" used as the default weight) need it; shares
+   * then move by less than one part in 2^60.
+   */
+  private static long sumHalvingToFit(long[] weights) {
+    long sum = 0;
+    for (long weight : weights) {
+      if (weight > Long.MAX_VALUE - sum) {
+        for (int i = 0; i < weights.length; i++) {
+          weights[i] >>= 1;
+        }
+        return sumHalvingToFit(weights);
+      }
+      sum += weight;
+    }
+    return sum;
   }
 
   private static long gcd(long a, long b) {

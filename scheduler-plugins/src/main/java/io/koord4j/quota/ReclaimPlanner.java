@@ -32,7 +32,10 @@ public final class ReclaimPlanner {
    * @param admitted reclaim candidates; units of the lender itself are never chosen
    */
   public static ReclaimPlan plan(
-      QuotaLedger ledger, String lender, ResourceVector request, Collection<AdmittedUnit> admitted) {
+      QuotaLedger ledger,
+      String lender,
+      ResourceVector request,
+      Collection<AdmittedUnit> admitted) {
     QuotaTree tree = ledger.tree();
     int lenderIndex = ledger.leafIndex(lender);
     long[] wanted = ledger.nonNegative(lender, request);

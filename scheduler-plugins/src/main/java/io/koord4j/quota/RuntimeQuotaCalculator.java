@@ -93,7 +93,7 @@ final class RuntimeQuotaCalculator {
     for (int i = 0; i < kids.length; i++) {
       if (tree.governs[kids[i]][r]) {
         mins[i] = tree.min[kids[i]][r];
-        sumMin = Math.addExact(sumMin, mins[i]);
+        sumMin = mins[i] > Long.MAX_VALUE - sumMin ? Long.MAX_VALUE : sumMin + mins[i];
       }
     }
     if (sumMin > total) {

@@ -37,6 +37,12 @@ class ProportionalSplitTest {
   }
 
   @Test
+  void weightsNearTheLongRangeStillSplitExactly() {
+    long[] weights = {Long.MAX_VALUE, Long.MAX_VALUE - 2, 7};
+    assertThat(ProportionalSplit.split(1_000, weights)).containsExactly(500, 500, 0);
+  }
+
+  @Test
   void partsAlwaysSumExactlyAndStayWithinOneOfTheirShare() {
     Random random = new Random(42);
     for (int round = 0; round < 1_000; round++) {

@@ -81,7 +81,8 @@ class QuotaLedgerTest {
     assertThat(result.resource()).isEqualTo("cpu");
     assertThat(result.requested()).isEqualTo(12_000);
     assertThat(result.available()).isEqualTo(10_000);
-    assertThat(result.message()).isEqualTo("quota \"team-b\" has 10 of cpu available, 12 requested");
+    assertThat(result.message())
+        .isEqualTo("quota \"team-b\" has 10 of cpu available, 12 requested");
   }
 
   @Test
@@ -146,7 +147,8 @@ class QuotaLedgerTest {
     assertThatThrownBy(() -> ledger.removeUsed("team-a", cpu(2_000)))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage(
-            "cannot remove 2000 of cpu from the used amount of quota \"team-a\": only 1000 recorded");
+            "cannot remove 2000 of cpu from the used amount of quota \"team-a\": "
+                + "only 1000 recorded");
     assertThat(ledger.used("org").get("cpu")).isEqualTo(1_000);
   }
 

@@ -44,15 +44,18 @@ class QuotaTreeTest {
   void rejectsAParentThatIsNotMarkedIsParent() {
     assertThat(
             violations(
-                QuotaSpec.leaf("p", "", cpu(10), cpu(10)), QuotaSpec.leaf("a", "p", cpu(1), cpu(1))))
-        .containsExactly("quota \"a\": parent \"p\" is not a parent quota (is-parent is not \"true\")");
+                QuotaSpec.leaf("p", "", cpu(10), cpu(10)),
+                QuotaSpec.leaf("a", "p", cpu(1), cpu(1))))
+        .containsExactly(
+            "quota \"a\": parent \"p\" is not a parent quota (is-parent is not \"true\")");
   }
 
   @Test
   void rejectsACycleNamingEveryQuotaOnIt() {
     assertThat(
             violations(
-                QuotaSpec.group("a", "b", cpu(0), cpu(1)), QuotaSpec.group("b", "a", cpu(0), cpu(1))))
+                QuotaSpec.group("a", "b", cpu(0), cpu(1)),
+                QuotaSpec.group("b", "a", cpu(0), cpu(1))))
         .containsExactly(
             "quota \"a\": its parent chain loops back to it (a -> b -> a)",
             "quota \"b\": its parent chain loops back to it (b -> a -> b)");

@@ -20,7 +20,7 @@ class RuntimeQuotaPropertyTest {
   private static final long CPU = 1_000;
   private static final long GIB = 1L << 30;
 
-  @RepeatedTest(300)
+  @RepeatedTest(200)
   void runtimeSplitKeepsItsInvariants(RepetitionInfo repetition) {
     Random random = new Random(repetition.getCurrentRepetition());
     List<QuotaSpec> specs = new ArrayList<>();
@@ -108,12 +108,16 @@ class RuntimeQuotaPropertyTest {
         long min = spec.min().get(resource);
         long entitled = sumMin > total ? scaledDown(min, total, sumMin) : min;
         String where = kid + " " + resource;
-        assertThat(runtime).as(where + ": runtime <= max").isLessThanOrEqualTo(spec.max().get(resource));
+        assertThat(runtime)
+            .as(where + ": runtime <= max")
+            .isLessThanOrEqualTo(spec.max().get(resource));
         assertThat(runtime)
             .as(where + ": runtime >= min(limited request, scaled min)")
             .isGreaterThanOrEqualTo(Math.min(wanted, entitled));
         if (spec.allowLentResource()) {
-          assertThat(runtime).as(where + ": a lender gets no more than it asks").isLessThanOrEqualTo(wanted);
+          assertThat(runtime)
+              .as(where + ": a lender gets no more than it asks")
+              .isLessThanOrEqualTo(wanted);
         }
         someoneHungry |= runtime < wanted && spec.sharedWeight().get(resource) > 0;
         sumRuntime += runtime;
@@ -121,7 +125,9 @@ class RuntimeQuotaPropertyTest {
       String where = parent + " " + resource;
       assertThat(sumRuntime).as(where + ": children within parent").isLessThanOrEqualTo(total);
       if (someoneHungry) {
-        assertThat(sumRuntime).as(where + ": all handed out while a child is hungry").isEqualTo(total);
+        assertThat(sumRuntime)
+            .as(where + ": all handed out while a child is hungry")
+            .isEqualTo(total);
       }
     }
     kids.forEach(kid -> checkChildrenOf(ledger, kid));
