@@ -1,0 +1,50 @@
+package io.koord4j.quota;
+
+/**
+ * Whether a request fits a leaf quota and its ancestors; when it does not, the first quota (from
+ * the leaf up) and resource that block it, with amounts in base units.
+ *
+ * @param available what the blocking quota still has of the resource: {@code min(runtime, max)}
+ *     minus used, never below zero
+ */
+public record AdmissionResult(
+    boolean admissible, String quota, String resource, long requested, long available) {
+
+  static final AdmissionResult ADMISSIBLE = new AdmissionResult(true, null, null, 0, 0);
+
+  static AdmissionResult blocked(String quota, String resource, long requested, long available) {
+    return new AdmissionResult(false, quota, resource, requested, Math.max(available, 0));
+  }
+
+  /** A sentence for conditions and events, with amounts in Kubernetes quantity notation. */
+  public String message() {
+    if (admissible) {
+      return "fits in quota";
+    }
+    return "quota \""
+        + quota
+        + "\" has "
+        + quantity(available)
+        + " of "
+        + resource
+        + " available, "
+        + quantity(requested)
+        + " requested";
+  }
+
+  private String quantity(long amount) {
+    if (resource.equals("cpu")) {
+      return amount % 1000 == 0 ? Long.toString(amount / 1000) : amount + "m";
+    }
+    if (resource.contains("memory") || resource.contains("storage")) {
+      String[] suffixes = {"", "Ki", "Mi", "Gi", "Ti", "Pi"};
+      int k = 0;
+      while (k < suffixes.length - 1 && amount != 0 && amount % 1024 == 0) {
+        amount /= 1024;
+        k++;
+      }
+      return amount + suffixes[k];
+    }
+    return Long.toString(amount);
+  }
+}

@@ -1,0 +1,248 @@
+package io.koord4j.quota;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The validated, immutable shape of an ElasticQuota tree: names, parents and the spec amounts of
+ * every quota, under the implicit root {@value #ROOT}.
+ *
+ * <p>Quotas are numbered in pre-order with siblings sorted by name, so a parent always precedes
+ * its children, a reverse walk visits children first, and sibling index order is name order (the
+ * tie-break order of the runtime split). Spec amounts are kept as arrays indexed by quota and
+ * resource so the runtime calculation runs without maps.
+ */
+public final class QuotaTree {
+
+  public static final String ROOT = "koordinator-root-quota";
+  static final int ROOT_INDEX = 0;
+
+  private final String[] names;
+  private final QuotaSpec[] specs;
+  private final int[] parents;
+  private final int[][] children;
+  private final Map<String, Integer> indexByName;
+  private final String[] resources;
+  private final Map<String, Integer> indexByResource;
+  // Spec amounts by [quota][resource]; the root has min 0 and no max.
+  final long[][] min;
+  final long[][] max;
+  final long[][] sharedWeight;
+  final long[][] guaranteed;
+  /** Whether a quota's max names a resource; an ungoverned resource is not limited there. */
+  final boolean[][] governs;
+
+  private QuotaTree(Collection<QuotaSpec> input) {
+    Map<String, List<QuotaSpec>> byParent = new HashMap<>();
+    for (QuotaSpec spec : input) {
+      String parent = spec.parent().isEmpty() ? ROOT : spec.parent();
+      byParent.computeIfAbsent(parent, p -> new ArrayList<>()).add(spec);
+    }
+    List<QuotaSpec> preOrder = new ArrayList<>(input.size() + 1);
+    List<Integer> parentOf = new ArrayList<>(input.size() + 1);
+    preOrder.add(null);
+    parentOf.add(-1);
+    appendChildren(ROOT, ROOT_INDEX, byParent, preOrder, parentOf);
+
+    int n = preOrder.size();
+    names = new String[n];
+    specs = preOrder.toArray(new QuotaSpec[0]);
+    parents = parentOf.stream().mapToInt(Integer::intValue).toArray();
+    indexByName = new HashMap<>(n * 2);
+    names[ROOT_INDEX] = ROOT;
+    for (int q = 1; q < n; q++) {
+      names[q] = specs[q].name();
+    }
+    for (int q = 0; q < n; q++) {
+      indexByName.put(names[q], q);
+    }
+    children = childIndexes(parents);
+
+    Set<String> resourceNames = new TreeSet<>();
+    input.forEach(spec -> resourceNames.addAll(spec.max().resourceNames()));
+    resources = resourceNames.toArray(new String[0]);
+    indexByResource = new HashMap<>();
+    for (int r = 0; r < resources.length; r++) {
+      indexByResource.put(resources[r], r);
+    }
+
+    min = new long[n][];
+    max = new long[n][];
+    sharedWeight = new long[n][];
+    guaranteed = new long[n][];
+    governs = new boolean[n][resources.length];
+    min[ROOT_INDEX] = new long[resources.length];
+    max[ROOT_INDEX] = new long[resources.length];
+    sharedWeight[ROOT_INDEX] = new long[resources.length];
+    guaranteed[ROOT_INDEX] = new long[resources.length];
+    Arrays.fill(max[ROOT_INDEX], Long.MAX_VALUE);
+    Arrays.fill(governs[ROOT_INDEX], true);
+    for (int q = 1; q < n; q++) {
+      min[q] = toArray(specs[q].min());
+      max[q] = toArray(specs[q].max());
+      sharedWeight[q] = toArray(specs[q].sharedWeight());
+      guaranteed[q] = toArray(specs[q].guaranteed());
+      for (int r = 0; r < resources.length; r++) {
+        governs[q][r] = specs[q].max().has(resources[r]);
+      }
+    }
+  }
+
+  /**
+   * Builds the tree, or throws {@link InvalidQuotaTreeException} listing every broken rule.
+   *
+   * @param specs all quotas of one tree; a quota with an empty parent hangs under {@value #ROOT}
+   */
+  public static QuotaTree of(Collection<QuotaSpec> specs) {
+    List<String> violations = violations(specs);
+    if (!violations.isEmpty()) {
+      throw new InvalidQuotaTreeException(violations);
+    }
+    return new QuotaTree(specs);
+  }
+
+  /** Every tree rule the specs break, one message each naming the quota; empty when valid. */
+  public static List<String> violations(Collection<QuotaSpec> specs) {
+    return QuotaTreeValidator.violations(specs);
+  }
+
+  public boolean contains(String quota) {
+    return indexByName.containsKey(quota);
+  }
+
+  /** The spec of a quota; the implicit root has none. */
+  public QuotaSpec spec(String quota) {
+    int q = indexOf(quota);
+    if (q == ROOT_INDEX) {
+      throw new IllegalArgumentException("the implicit root quota " + ROOT + " has no spec");
+    }
+    return specs[q];
+  }
+
+  /** The parent's name; {@value #ROOT} for top-level quotas, null for the root itself. */
+  public String parentOf(String quota) {
+    int parent = parents[indexOf(quota)];
+    return parent < 0 ? null : names[parent];
+  }
+
+  /** Children names in name order. */
+  public List<String> childrenOf(String quota) {
+    return Arrays.stream(children[indexOf(quota)]).mapToObj(c -> names[c]).toList();
+  }
+
+  /** True for quotas that units may use: neither the root nor marked is-parent. */
+  public boolean isLeaf(String quota) {
+    return isLeaf(indexOf(quota));
+  }
+
+  /** Every resource named in some quota's max, in name order. */
+  public List<String> resourceNames() {
+    return List.of(resources);
+  }
+
+  int size() {
+    return names.length;
+  }
+
+  String name(int q) {
+    return names[q];
+  }
+
+  int parent(int q) {
+    return parents[q];
+  }
+
+  int[] children(int q) {
+    return children[q];
+  }
+
+  boolean isLeaf(int q) {
+    return q != ROOT_INDEX && !specs[q].isParent();
+  }
+
+  boolean lends(int q) {
+    return q == ROOT_INDEX || specs[q].allowLentResource();
+  }
+
+  int resourceCount() {
+    return resources.length;
+  }
+
+  String resource(int r) {
+    return resources[r];
+  }
+
+  /** Index of a resource, or -1 when no quota governs it. */
+  int resourceIndex(String resource) {
+    return indexByResource.getOrDefault(resource, -1);
+  }
+
+  int indexOf(String quota) {
+    Integer q = indexByName.get(quota);
+    if (q == null) {
+      throw new IllegalArgumentException("unknown quota \"" + quota + "\"");
+    }
+    return q;
+  }
+
+  /** True when {@code q} is {@code ancestor} or lies below it. */
+  boolean isWithin(int q, int ancestor) {
+    for (int p = q; p >= 0; p = parents[p]) {
+      if (p == ancestor) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Amounts by resource index; resources no quota governs are dropped. */
+  long[] toArray(ResourceVector amounts) {
+    long[] out = new long[resources.length];
+    for (int i = 0; i < amounts.size(); i++) {
+      int r = resourceIndex(amounts.nameAt(i));
+      if (r >= 0) {
+        out[r] = amounts.amountAt(i);
+      }
+    }
+    return out;
+  }
+
+  private static void appendChildren(
+      String parentName,
+      int parentIndex,
+      Map<String, List<QuotaSpec>> byParent,
+      List<QuotaSpec> preOrder,
+      List<Integer> parentOf) {
+    List<QuotaSpec> kids = new ArrayList<>(byParent.getOrDefault(parentName, List.of()));
+    kids.sort(Comparator.comparing(QuotaSpec::name));
+    for (QuotaSpec kid : kids) {
+      int index = preOrder.size();
+      preOrder.add(kid);
+      parentOf.add(parentIndex);
+      appendChildren(kid.name(), index, byParent, preOrder, parentOf);
+    }
+  }
+
+  private static int[][] childIndexes(int[] parents) {
+    int[] counts = new int[parents.length];
+    for (int q = 1; q < parents.length; q++) {
+      counts[parents[q]]++;
+    }
+    int[][] out = new int[parents.length][];
+    for (int q = 0; q < parents.length; q++) {
+      out[q] = new int[counts[q]];
+      counts[q] = 0;
+    }
+    for (int q = 1; q < parents.length; q++) {
+      out[parents[q]][counts[parents[q]]++] = q;
+    }
+    return out;
+  }
+}
