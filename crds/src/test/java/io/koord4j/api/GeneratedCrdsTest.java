@@ -2,6 +2,7 @@ package io.koord4j.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.client.CustomResource;
 import io.koord4j.testing.LocalCluster;
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -19,7 +20,8 @@ class GeneratedCrdsTest {
   /** Where the CRD generator wrote its files during this build. */
   static Path generatedDir() {
     try {
-      return Path.of(GeneratedCrdsTest.class.getClassLoader().getResource("META-INF/fabric8").toURI());
+      return Path.of(
+          GeneratedCrdsTest.class.getClassLoader().getResource("META-INF/fabric8").toURI());
     } catch (URISyntaxException e) {
       throw new IllegalStateException(e);
     }
@@ -27,7 +29,11 @@ class GeneratedCrdsTest {
 
   static List<String> crdFileNames(Path dir) throws IOException {
     try (Stream<Path> files = Files.list(dir)) {
-      return files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith("-v1.yml")).sorted().toList();
+      return files
+          .map(f -> f.getFileName().toString())
+          .filter(name -> name.endsWith("-v1.yml"))
+          .sorted()
+          .toList();
     }
   }
 
@@ -35,7 +41,7 @@ class GeneratedCrdsTest {
   void everyModelClassHasAGeneratedCrd() throws IOException {
     List<String> expected =
         Manifests.MODEL_CLASSES.stream()
-            .map(type -> io.fabric8.kubernetes.client.CustomResource.getCRDName(type) + "-v1.yml")
+            .map(type -> CustomResource.getCRDName(type) + "-v1.yml")
             .sorted()
             .toList();
     assertThat(crdFileNames(generatedDir())).isEqualTo(expected);

@@ -1,6 +1,7 @@
 package io.koord4j.api.gang;
 
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.crd.generator.annotation.Annotations;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -20,4 +21,5 @@ import io.koord4j.api.quota.ElasticQuota;
     name = "Age",
     jsonPath = ".metadata.creationTimestamp",
     type = AdditionalPrinterColumn.Type.DATE)
+@Annotations(ElasticQuota.API_APPROVED)
 public class PodGroup extends CustomResource<PodGroupSpec, PodGroupStatus> implements Namespaced {}

@@ -1,6 +1,7 @@
 package io.koord4j.api.quota;
 
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.crd.generator.annotation.Annotations;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -45,10 +46,15 @@ import io.fabric8.kubernetes.model.annotation.Version;
     name = "Age",
     jsonPath = ".metadata.creationTimestamp",
     type = AdditionalPrinterColumn.Type.DATE)
+@Annotations(ElasticQuota.API_APPROVED)
 public class ElasticQuota extends CustomResource<ElasticQuotaSpec, ElasticQuotaStatus>
     implements Namespaced {
   /** Shared with the scheduler-plugins capacity-scheduling ElasticQuota and PodGroup. */
   public static final String GROUP = "scheduling.sigs.k8s.io";
 
   public static final String VERSION = "v1alpha1";
+
+  /** *.k8s.io groups need this approval; these kinds were approved for scheduler-plugins. */
+  public static final String API_APPROVED =
+      "api-approved.kubernetes.io=https://github.com/kubernetes-sigs/scheduler-plugins/pull/52";
 }
