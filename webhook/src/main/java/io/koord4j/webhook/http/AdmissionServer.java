@@ -11,6 +11,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.net.KeyCertOptions;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -25,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * ReloadableKeyManager}, so rotation needs no restart.
  *
  * <p>Endpoints: {@code /healthz} and one POST path per handler. Bodies above {@link
- * #MAX_BODY_BYTES} are refused with 400 before they are read in full.
+ * #MAX_BODY_BYTES} are refused with 400 and never held in memory.
  */
 public final class AdmissionServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionServer.class);
@@ -79,9 +80,10 @@ public final class AdmissionServer implements AutoCloseable {
     return server.actualPort();
   }
 
+  /** Closes the server with its connections and stops the event loops and workers. */
   @Override
   public void close() {
-    await(server.close().eventually(() -> vertx.close()));
+    await(vertx.close());
   }
 
   private void serve(HttpServerRequest request) {
@@ -98,25 +100,19 @@ public final class AdmissionServer implements AutoCloseable {
       send(request, new HttpReply(405, TEXT, "admission reviews are POSTed\n"));
       return;
     }
-    if (declaredLength(request) > MAX_BODY_BYTES) {
-      refuseOversized(request);
-      return;
-    }
     Buffer body = Buffer.buffer();
+    boolean[] oversized = {declaredLength(request) > MAX_BODY_BYTES};
     request.handler(
         chunk -> {
-          if (request.response().ended()) {
-            return;
-          }
-          if (body.length() + chunk.length() > MAX_BODY_BYTES) {
-            refuseOversized(request);
-          } else {
+          oversized[0] |= body.length() + chunk.length() > MAX_BODY_BYTES;
+          if (!oversized[0]) {
             body.appendBuffer(chunk);
           }
         });
     request.endHandler(
         end -> {
-          if (request.response().ended()) {
+          if (oversized[0]) {
+            refuseOversized(request);
             return;
           }
           vertx
@@ -142,23 +138,22 @@ public final class AdmissionServer implements AutoCloseable {
     }
   }
 
-  /** Answers at once and closes the connection, so the rest of the body is never read. */
+  /**
+   * Answers once the body has been read and dropped: a client still sending when the server
+   * answers and closes would see a reset instead of the reason.
+   */
   private static void refuseOversized(HttpServerRequest request) {
-    request
-        .response()
-        .putHeader("Connection", "close")
-        .setStatusCode(400)
-        .putHeader("Content-Type", TEXT)
-        .end("the AdmissionReview is larger than " + MAX_BODY_BYTES + " bytes\n")
-        .onComplete(done -> request.connection().close());
+    send(
+        request,
+        HttpReply.badRequest("the AdmissionReview is larger than " + MAX_BODY_BYTES + " bytes"));
   }
 
   private static void send(HttpServerRequest request, HttpReply reply) {
-    if (request.response().ended() || request.response().closed()) {
+    HttpServerResponse response = request.response();
+    if (response.ended() || response.closed()) {
       return;
     }
-    request
-        .response()
+    response
         .setStatusCode(reply.status())
         .putHeader("Content-Type", reply.contentType())
         .end(reply.body());
