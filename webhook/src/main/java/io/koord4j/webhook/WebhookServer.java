@@ -1,0 +1,166 @@
+package io.koord4j.webhook;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.koord4j.jobs.JobAdapters;
+import io.koord4j.webhook.admission.AdmissionHandler;
+import io.koord4j.webhook.admission.JobMutator;
+import io.koord4j.webhook.admission.QueueLookup;
+import io.koord4j.webhook.http.AdmissionServer;
+import io.koord4j.webhook.registration.ClientEndpoint;
+import io.koord4j.webhook.registration.ValidatingEndpoint;
+import io.koord4j.webhook.registration.WebhookConfigurations;
+import io.koord4j.webhook.registration.WebhookRegistrar;
+import io.koord4j.webhook.tls.CertificateRotation;
+import io.koord4j.webhook.tls.KubernetesSecretStore;
+import io.koord4j.webhook.tls.ReloadableKeyManager;
+import io.koord4j.webhook.tls.SharedCertificates;
+import io.koord4j.webhook.tls.TlsMaterial;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The admission webhook as a whole: certificates kept in a shared Secret and rotated, the HTTPS
+ * server, and the webhook configurations that point the API server at it. Runs alone through
+ * {@link WebhookMain} or embedded in the manager.
+ *
+ * <p>Rotation order, so that no admission call fails: the new trust bundle (new and old CA) is
+ * written to the configurations first; a certificate of a new CA is served only a settle delay
+ * later. A serving certificate of the same CA is served at once.
+ */
+public final class WebhookServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
+
+  private final WebhookSettings settings;
+  private final JobAdapters adapters;
+  private final List<ValidatingEndpoint> validators;
+  private final Map<String, AdmissionHandler> routes;
+  private final SharedCertificates certificates;
+  private final WebhookConfigurations configurations;
+  private final WebhookRegistrar registrar;
+  private final ScheduledExecutorService refresher =
+      Executors.newSingleThreadScheduledExecutor(
+          task -> {
+            Thread thread = new Thread(task, "koord4j-webhook-certificates");
+            thread.setDaemon(true);
+            return thread;
+          });
+
+  private AdmissionServer server;
+  private ReloadableKeyManager keys;
+  private ClientEndpoint endpoint;
+  private String registeredBundle;
+
+  /**
+   * @param queues the queues a job may name, per namespace
+   * @param validators validating webhooks to serve besides the job mutation
+   */
+  public WebhookServer(
+      KubernetesClient client,
+      WebhookSettings settings,
+      JobAdapters adapters,
+      QueueLookup queues,
+      List<ValidatingEndpoint> validators) {
+    this.settings = settings;
+    this.adapters = adapters;
+    this.validators = List.copyOf(validators);
+    this.routes = routes(new JobMutator(adapters, queues, settings.useNamespaceDefaultQueue()), validators);
+    this.certificates =
+        new SharedCertificates(
+            new KubernetesSecretStore(client, settings.namespace(), settings.secretName()),
+            new CertificateRotation(
+                "koord4j-webhook-ca",
+                settings.subjectAltNames(),
+                settings.caValidity(),
+                settings.servingValidity()));
+    this.configurations =
+        new WebhookConfigurations(
+            settings.configurationNames(),
+            settings.namespace(),
+            settings.managedNamespaces(),
+            settings.useNamespaceDefaultQueue());
+    this.registrar = new WebhookRegistrar(client);
+  }
+
+  /** Gets the certificates, starts serving, registers the configurations, then keeps them fresh. */
+  public synchronized void start() {
+    TlsMaterial material = certificates.current(Instant.now());
+    keys = new ReloadableKeyManager(material.serving());
+    server = AdmissionServer.start(settings.bindHost(), settings.port(), keys, routes);
+    endpoint =
+        settings.localUrlHost() != null
+            ? new ClientEndpoint.Url(settings.localUrlHost(), server.port())
+            : new ClientEndpoint.Service(
+                settings.namespace(), settings.serviceName(), settings.servicePort());
+    register(material.trustBundlePem());
+    long period = settings.refreshPeriod().toMillis();
+    refresher.scheduleWithFixedDelay(this::refreshLogged, period, period, TimeUnit.MILLISECONDS);
+    LOG.info("admission webhook serving on port {}", server.port());
+  }
+
+  public int port() {
+    return server.port();
+  }
+
+  /** Stops serving; the configurations stay, so queued jobs are refused until a replica is back. */
+  @Override
+  public synchronized void close() {
+    refresher.shutdownNow();
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  /** Deletes the configurations, e.g. on uninstall or after a test. */
+  public void unregister() {
+    registrar.delete(settings.configurationNames());
+  }
+
+  private void refreshLogged() {
+    try {
+      refresh();
+    } catch (RuntimeException e) {
+      LOG.warn("certificate refresh failed; retrying in {}", settings.refreshPeriod(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void refresh() throws InterruptedException {
+    TlsMaterial material = certificates.current(Instant.now());
+    String bundle = material.trustBundlePem();
+    if (!bundle.equals(registeredBundle)) {
+      register(bundle);
+      LOG.info("trust bundle changed; serving the new certificate in {}", settings.settleDelay());
+      Thread.sleep(settings.settleDelay().toMillis());
+    }
+    if (!material.serving().certificate().equals(keys.servedCertificate())) {
+      keys.swap(material.serving());
+      LOG.info(
+          "serving certificate renewed, valid until {}",
+          material.serving().certificate().getNotAfter());
+    }
+  }
+
+  private void register(String bundle) {
+    registrar.apply(
+        configurations.mutating(adapters, endpoint, bundle),
+        configurations.validating(validators, endpoint, bundle));
+    registeredBundle = bundle;
+  }
+
+  private static Map<String, AdmissionHandler> routes(
+      JobMutator jobs, List<ValidatingEndpoint> validators) {
+    Map<String, AdmissionHandler> routes = new HashMap<>();
+    routes.put(WebhookConfigurations.JOBS_PATH, jobs.handler(false));
+    routes.put(WebhookConfigurations.MANAGED_NAMESPACE_JOBS_PATH, jobs.handler(true));
+    validators.forEach(validator -> routes.put(validator.path(), validator.handler()));
+    return routes;
+  }
+}

@@ -1,0 +1,94 @@
+package io.koord4j.webhook;
+
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.koord4j.webhook.registration.WebhookConfigurations;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * How a webhook server is set up.
+ *
+ * @param namespace koord4j's own namespace: holds the certificate Secret and is never matched
+ * @param serviceName the Service in front of the webhook (its DNS names are in the certificate)
+ * @param servicePort the Service's port
+ * @param secretName the Secret with the CA and serving certificate
+ * @param configurationNames names of the Mutating- and ValidatingWebhookConfiguration
+ * @param bindHost the address to listen on
+ * @param port the port to listen on; 0 picks a free one
+ * @param localUrlHost when set, the configurations point at {@code https://<host>:<port>} instead
+ *     of the Service (an API server on this machine)
+ * @param caValidity how long a CA is valid
+ * @param servingValidity how long a serving certificate is valid
+ * @param refreshPeriod how often the Secret is checked for rotation
+ * @param settleDelay after a caBundle change, how long to wait before serving a certificate of
+ *     the new CA, so that the API server has seen the new bundle
+ * @param managedNamespaces namespaces whose jobs are all queued, or null for none
+ * @param useNamespaceDefaultQueue whether a job without a queue label joins its namespace's queue
+ *     named {@code default}
+ */
+public record WebhookSettings(
+    String namespace,
+    String serviceName,
+    int servicePort,
+    String secretName,
+    WebhookConfigurations.Names configurationNames,
+    String bindHost,
+    int port,
+    String localUrlHost,
+    Duration caValidity,
+    Duration servingValidity,
+    Duration refreshPeriod,
+    Duration settleDelay,
+    LabelSelector managedNamespaces,
+    boolean useNamespaceDefaultQueue) {
+
+  /** In-cluster defaults: Service {@code koord4j-webhook} in {@code namespace}, port 9443. */
+  public static WebhookSettings defaults(String namespace) {
+    return new WebhookSettings(
+        namespace,
+        "koord4j-webhook",
+        443,
+        "koord4j-webhook-tls",
+        WebhookConfigurations.Names.DEFAULT,
+        "0.0.0.0",
+        9443,
+        null,
+        Duration.ofDays(365),
+        Duration.ofDays(90),
+        Duration.ofMinutes(1),
+        Duration.ofSeconds(10),
+        null,
+        false);
+  }
+
+  /** DNS names of the Service, and 127.0.0.1 for an API server on this machine. */
+  public List<String> subjectAltNames() {
+    String service = serviceName + "." + namespace + ".svc";
+    return List.of(service, service + ".cluster.local", "127.0.0.1");
+  }
+
+  public WebhookSettings withLocalUrl(String host, int port) {
+    return new WebhookSettings(namespace, serviceName, servicePort, secretName, configurationNames,
+        host, port, host, caValidity, servingValidity, refreshPeriod, settleDelay,
+        managedNamespaces, useNamespaceDefaultQueue);
+  }
+
+  public WebhookSettings withNames(String secret, WebhookConfigurations.Names configurations) {
+    return new WebhookSettings(namespace, serviceName, servicePort, secret, configurations,
+        bindHost, port, localUrlHost, caValidity, servingValidity, refreshPeriod, settleDelay,
+        managedNamespaces, useNamespaceDefaultQueue);
+  }
+
+  public WebhookSettings withRotation(
+      Duration ca, Duration serving, Duration refresh, Duration settle) {
+    return new WebhookSettings(namespace, serviceName, servicePort, secretName,
+        configurationNames, bindHost, port, localUrlHost, ca, serving, refresh, settle,
+        managedNamespaces, useNamespaceDefaultQueue);
+  }
+
+  public WebhookSettings withQueueing(LabelSelector managed, boolean namespaceDefaultQueue) {
+    return new WebhookSettings(namespace, serviceName, servicePort, secretName,
+        configurationNames, bindHost, port, localUrlHost, caValidity, servingValidity,
+        refreshPeriod, settleDelay, managed, namespaceDefaultQueue);
+  }
+}

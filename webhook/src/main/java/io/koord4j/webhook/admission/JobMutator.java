@@ -1,0 +1,126 @@
+package io.koord4j.webhook.admission;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
+import io.koord4j.api.WellKnown;
+import io.koord4j.jobs.JobAdapter;
+import io.koord4j.jobs.JobAdapters;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Holds queued jobs back when they are created: every job kind known to {@link JobAdapters} that
+ * names a queue or quota, or lives in a managed namespace, is stored suspended, so that no pod
+ * starts before the queue admits the whole gang.
+ *
+ * <p>Queue label: the original labels are kept. When the queue is named only by the
+ * {@code koord-queue/queue-name} annotation, or is the namespace's {@value #DEFAULT_QUEUE} queue,
+ * the label {@code kueue.x-k8s.io/queue-name} is added, so that every queued job can be selected
+ * by a label (webhook object selectors, informers). A job that already carries the Kueue or quota
+ * label is left as it is; copying a quota name into the Kueue label would make a Kueue installed
+ * alongside claim the job too.
+ */
+public final class JobMutator {
+  /** The queue a job without a queue label joins when the namespace has one of this name. */
+  public static final String DEFAULT_QUEUE = "default";
+
+  private final JobAdapters adapters;
+  private final QueueLookup queues;
+  private final boolean useNamespaceDefaultQueue;
+
+  public JobMutator(JobAdapters adapters, QueueLookup queues, boolean useNamespaceDefaultQueue) {
+    this.adapters = adapters;
+    this.queues = queues;
+    this.useNamespaceDefaultQueue = useNamespaceDefaultQueue;
+  }
+
+  /**
+   * The handler for jobs the API server sends because of their labels ({@code false}) or because
+   * their namespace matches the managed-namespace selector ({@code true}). The selector is
+   * evaluated by the API server, so the handler needs no namespace lookup.
+   */
+  public AdmissionHandler handler(boolean namespaceManaged) {
+    return review -> mutate(review, namespaceManaged);
+  }
+
+  AdmissionReview mutate(AdmissionReview review, boolean namespaceManaged) {
+    AdmissionRequest request = review.getRequest();
+    if (!"CREATE".equals(request.getOperation()) || request.getObject() == null) {
+      return AdmissionResponses.allow(request);
+    }
+    JsonNode before = Json.MAPPER.valueToTree(request.getObject());
+    String apiVersion = before.path("apiVersion").asText();
+    String kind = before.path("kind").asText();
+    Optional<JobAdapter<?>> adapter = adapters.find(apiVersion, kind);
+    if (adapter.isEmpty()) {
+      return AdmissionResponses.allow(request);
+    }
+    try {
+      return mutate(request, adapter.get(), before, namespaceManaged);
+    } catch (IllegalArgumentException e) {
+      return AdmissionResponses.deny(
+          request, 400, "cannot read the " + apiVersion + " " + kind + ": " + e.getMessage());
+    }
+  }
+
+  private <T extends HasMetadata> AdmissionReview mutate(
+      AdmissionRequest request, JobAdapter<T> adapter, JsonNode raw, boolean namespaceManaged) {
+    T job = Json.MAPPER.convertValue(raw, adapter.type());
+    String namespace = request.getNamespace();
+    Optional<String> named = adapter.queueName(job);
+    Optional<String> queue =
+        named.or(
+            () ->
+                useNamespaceDefaultQueue && queues.queuesFor(namespace).contains(DEFAULT_QUEUE)
+                    ? Optional.of(DEFAULT_QUEUE)
+                    : Optional.empty());
+    if (queue.isEmpty() && !namespaceManaged) {
+      return AdmissionResponses.allow(request);
+    }
+    T held = adapter.isSuspended(job) ? job : adapter.suspend(job);
+    T labelled =
+        queue.isPresent() && !hasQueueLabel(job) ? withQueueLabel(held, queue.get()) : held;
+    List<String> warnings =
+        named
+            .filter(name -> !queues.queuesFor(namespace).contains(name))
+            .map(name -> List.of(missingQueueWarning(name, namespace)))
+            .orElse(List.of());
+    return AdmissionResponses.allowAs(
+        request, Json.MAPPER.valueToTree(job), Json.MAPPER.valueToTree(labelled), warnings);
+  }
+
+  static String missingQueueWarning(String queue, String namespace) {
+    return "queue \"" + queue + "\" does not exist in namespace \"" + namespace
+        + "\"; the job stays suspended until it is created";
+  }
+
+  private static boolean hasQueueLabel(HasMetadata job) {
+    Map<String, String> labels = job.getMetadata() == null ? null : job.getMetadata().getLabels();
+    return labels != null
+        && (isSet(labels.get(WellKnown.KUEUE_QUEUE_NAME))
+            || isSet(labels.get(WellKnown.QUOTA_NAME)));
+  }
+
+  private static boolean isSet(String value) {
+    return value != null && !value.isBlank();
+  }
+
+  private static <T extends HasMetadata> T withQueueLabel(T job, String queue) {
+    T copy = Json.KUBERNETES.clone(job);
+    if (copy.getMetadata() == null) {
+      copy.setMetadata(new ObjectMeta());
+    }
+    Map<String, String> labels = new LinkedHashMap<>();
+    if (copy.getMetadata().getLabels() != null) {
+      labels.putAll(copy.getMetadata().getLabels());
+    }
+    labels.put(WellKnown.KUEUE_QUEUE_NAME, queue);
+    copy.getMetadata().setLabels(labels);
+    return copy;
+  }
+}

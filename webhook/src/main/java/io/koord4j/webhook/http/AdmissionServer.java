@@ -1,0 +1,174 @@
+package io.koord4j.webhook.http;
+
+import io.koord4j.webhook.admission.AdmissionHandler;
+import io.koord4j.webhook.tls.ReloadableKeyManager;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.file.FileSystemOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.net.KeyCertOptions;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HTTPS admission server. Vert.x event loops handle connections and TLS; handlers run on the
+ * worker pool because a lookup they are given may block. The certificate comes from a {@link
+ * ReloadableKeyManager}, so rotation needs no restart.
+ *
+ * <p>Endpoints: {@code /healthz} and one POST path per handler. Bodies above {@link
+ * #MAX_BODY_BYTES} are refused with 400 and never held in memory.
+ */
+public final class AdmissionServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(AdmissionServer.class);
+  /** Stored objects are at most 1.5 MiB; a review carries at most two (update: old and new). */
+  public static final int MAX_BODY_BYTES = 3 * 1024 * 1024;
+  public static final String HEALTH_PATH = "/healthz";
+  private static final String TEXT = "text/plain; charset=utf-8";
+  private static final long TIMEOUT_SECONDS = 30;
+
+  private final Vertx vertx;
+  private final HttpServer server;
+  private final Map<String, AdmissionHandler> routes;
+
+  private AdmissionServer(Vertx vertx, HttpServer server, Map<String, AdmissionHandler> routes) {
+    this.vertx = vertx;
+    this.server = server;
+    this.routes = Map.copyOf(routes);
+  }
+
+  /** Listens on {@code host:port} (port 0 picks a free one) and serves the given paths. */
+  public static AdmissionServer start(
+      String host, int port, ReloadableKeyManager keys, Map<String, AdmissionHandler> routes) {
+    Vertx vertx =
+        Vertx.vertx(
+            new VertxOptions()
+                .setFileSystemOptions(
+                    new FileSystemOptions()
+                        .setFileCachingEnabled(false)
+                        .setClassPathResolvingEnabled(false)));
+    HttpServerOptions options =
+        new HttpServerOptions()
+            .setSsl(true)
+            .setKeyCertOptions(KeyCertOptions.wrap(keys))
+            .setHost(host)
+            .setPort(port)
+            .setIdleTimeout(120);
+    HttpServer server = vertx.createHttpServer(options);
+    AdmissionServer admission = new AdmissionServer(vertx, server, routes);
+    server.requestHandler(admission::serve);
+    server.exceptionHandler(e -> LOG.debug("connection failed", e));
+    try {
+      await(server.listen());
+    } catch (RuntimeException e) {
+      await(vertx.close());
+      throw e;
+    }
+    return admission;
+  }
+
+  public int port() {
+    return server.actualPort();
+  }
+
+  /** Closes the server with its connections and stops the event loops and workers. */
+  @Override
+  public void close() {
+    await(vertx.close());
+  }
+
+  private void serve(HttpServerRequest request) {
+    if (HEALTH_PATH.equals(request.path())) {
+      send(request, new HttpReply(200, TEXT, "ok\n"));
+      return;
+    }
+    AdmissionHandler handler = routes.get(request.path());
+    if (handler == null) {
+      send(request, new HttpReply(404, TEXT, "no admission endpoint at " + request.path() + "\n"));
+      return;
+    }
+    if (request.method() != HttpMethod.POST) {
+      send(request, new HttpReply(405, TEXT, "admission reviews are POSTed\n"));
+      return;
+    }
+    Buffer body = Buffer.buffer();
+    boolean[] oversized = {declaredLength(request) > MAX_BODY_BYTES};
+    request.handler(
+        chunk -> {
+          oversized[0] |= body.length() + chunk.length() > MAX_BODY_BYTES;
+          if (!oversized[0]) {
+            body.appendBuffer(chunk);
+          }
+        });
+    request.endHandler(
+        end -> {
+          if (oversized[0]) {
+            refuseOversized(request);
+            return;
+          }
+          vertx
+              .executeBlocking(() -> AdmissionEndpoint.reply(handler, body.getBytes()), false)
+              .onComplete(
+                  result ->
+                      send(
+                          request,
+                          result.succeeded()
+                              ? result.result()
+                              : HttpReply.badRequest(
+                                  "the review could not be processed: " + result.cause())));
+        });
+    request.exceptionHandler(e -> LOG.debug("request failed", e));
+  }
+
+  private static long declaredLength(HttpServerRequest request) {
+    String length = request.getHeader("Content-Length");
+    try {
+      return length == null ? -1 : Long.parseLong(length.strip());
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  /**
+   * Answers once the body has been read and dropped: a client still sending when the server
+   * answers and closes would see a reset instead of the reason.
+   */
+  private static void refuseOversized(HttpServerRequest request) {
+    send(
+        request,
+        HttpReply.badRequest("the AdmissionReview is larger than " + MAX_BODY_BYTES + " bytes"));
+  }
+
+  private static void send(HttpServerRequest request, HttpReply reply) {
+    HttpServerResponse response = request.response();
+    if (response.ended() || response.closed()) {
+      return;
+    }
+    response
+        .setStatusCode(reply.status())
+        .putHeader("Content-Type", reply.contentType())
+        .end(reply.body());
+  }
+
+  private static <T> T await(Future<T> future) {
+    try {
+      return future.toCompletionStage().toCompletableFuture().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("admission server: " + e.getCause().getMessage(), e.getCause());
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("admission server did not answer in time", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+}

@@ -1,0 +1,210 @@
+package io.koord4j.webhook.registration;
+
+import io.fabric8.kubernetes.api.Pluralize;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
+import io.fabric8.kubernetes.api.model.LabelSelectorRequirementBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfigurationBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperations;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperationsBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhook;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfigurationBuilder;
+import io.koord4j.api.WellKnown;
+import io.koord4j.jobs.JobAdapter;
+import io.koord4j.jobs.JobAdapters;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The webhook configurations koord4j owns, built from settings alone (no client calls).
+ *
+ * <p>Availability: the API server calls the job webhook only for jobs koord4j queues, so that
+ * while koord4j is down every other job is still created. An objectSelector cannot express "has
+ * label A or label B", so the jobs webhook is split into entries that partition the queued jobs:
+ *
+ * <ol>
+ *   <li>jobs with {@code kueue.x-k8s.io/queue-name};
+ *   <li>jobs with {@code quota.scheduling.koordinator.sh/name} but not the Kueue label;
+ *   <li>when a managed-namespace selector is set: jobs with neither label in those namespaces;
+ *   <li>when the namespace default queue is used: jobs with neither label anywhere. This entry
+ *       has failurePolicy Ignore, since such jobs are not queued when koord4j is down; in managed
+ *       namespaces it overlaps entry 3, and the mutation is idempotent.
+ * </ol>
+ *
+ * Entries 1–3 and every validating entry fail closed (failurePolicy Fail): a queued job must not
+ * start unqueued. koord4j's own namespace is never matched, so koord4j can always start. Jobs
+ * named only by the {@code koord-queue/queue-name} annotation reach the webhook through entries 3
+ * or 4 only, since annotations cannot be selected.
+ */
+public final class WebhookConfigurations {
+  /** Where the API server sends jobs matched by their labels. */
+  public static final String JOBS_PATH = "/mutate-jobs";
+  /** Where it sends unlabelled jobs of managed namespaces. */
+  public static final String MANAGED_NAMESPACE_JOBS_PATH = "/mutate-jobs-in-managed-namespaces";
+
+  private static final String NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
+  private static final int TIMEOUT_SECONDS = 10;
+  private static final Map<String, String> OWNER_LABELS =
+      Map.of("app.kubernetes.io/managed-by", "koord4j");
+
+  private final Names names;
+  private final String ownNamespace;
+  private final LabelSelector managedNamespaces;
+  private final boolean useNamespaceDefaultQueue;
+
+  /** The configuration names; tests use their own so they never collide with a real install. */
+  public record Names(String mutating, String validating) {
+    public static final Names DEFAULT = new Names("koord4j-mutating", "koord4j-validating");
+  }
+
+  /**
+   * @param managedNamespaces namespaces whose jobs are all queued, or null for none
+   */
+  public WebhookConfigurations(
+      Names names,
+      String ownNamespace,
+      LabelSelector managedNamespaces,
+      boolean useNamespaceDefaultQueue) {
+    this.names = names;
+    this.ownNamespace = ownNamespace;
+    this.managedNamespaces = managedNamespaces;
+    this.useNamespaceDefaultQueue = useNamespaceDefaultQueue;
+  }
+
+  public MutatingWebhookConfiguration mutating(
+      JobAdapters adapters, ClientEndpoint endpoint, String caBundlePem) {
+    List<RuleWithOperations> rules = adapters.all().stream().map(WebhookConfigurations::createRule).toList();
+    List<MutatingWebhook> webhooks = new ArrayList<>();
+    webhooks.add(
+        jobsWebhook("queue-name.jobs.koord4j.io", rules, endpoint, caBundlePem, JOBS_PATH)
+            .withObjectSelector(selector(exists(WellKnown.KUEUE_QUEUE_NAME)))
+            .withNamespaceSelector(notOwnNamespace(null))
+            .build());
+    webhooks.add(
+        jobsWebhook("quota-name.jobs.koord4j.io", rules, endpoint, caBundlePem, JOBS_PATH)
+            .withObjectSelector(
+                selector(exists(WellKnown.QUOTA_NAME), absent(WellKnown.KUEUE_QUEUE_NAME)))
+            .withNamespaceSelector(notOwnNamespace(null))
+            .build());
+    if (managedNamespaces != null) {
+      webhooks.add(
+          jobsWebhook(
+                  "managed-namespaces.jobs.koord4j.io",
+                  rules,
+                  endpoint,
+                  caBundlePem,
+                  MANAGED_NAMESPACE_JOBS_PATH)
+              .withObjectSelector(unlabelled())
+              .withNamespaceSelector(notOwnNamespace(managedNamespaces))
+              .build());
+    }
+    if (useNamespaceDefaultQueue) {
+      webhooks.add(
+          jobsWebhook("default-queue.jobs.koord4j.io", rules, endpoint, caBundlePem, JOBS_PATH)
+              .withObjectSelector(unlabelled())
+              .withNamespaceSelector(notOwnNamespace(null))
+              .withFailurePolicy("Ignore")
+              .build());
+    }
+    return new MutatingWebhookConfigurationBuilder()
+        .withNewMetadata()
+        .withName(names.mutating())
+        .withLabels(OWNER_LABELS)
+        .endMetadata()
+        .withWebhooks(webhooks)
+        .build();
+  }
+
+  public ValidatingWebhookConfiguration validating(
+      List<ValidatingEndpoint> validators, ClientEndpoint endpoint, String caBundlePem) {
+    List<ValidatingWebhook> webhooks =
+        validators.stream()
+            .map(
+                validator ->
+                    new ValidatingWebhookBuilder()
+                        .withName(validator.name())
+                        .withRules(validator.rules())
+                        .withClientConfig(endpoint.clientConfig(validator.path(), caBundlePem))
+                        .withNamespaceSelector(notOwnNamespace(null))
+                        .withFailurePolicy("Fail")
+                        .withSideEffects("None")
+                        .withAdmissionReviewVersions("v1")
+                        .withTimeoutSeconds(TIMEOUT_SECONDS)
+                        .build())
+            .toList();
+    return new ValidatingWebhookConfigurationBuilder()
+        .withNewMetadata()
+        .withName(names.validating())
+        .withLabels(OWNER_LABELS)
+        .endMetadata()
+        .withWebhooks(webhooks)
+        .build();
+  }
+
+  private static MutatingWebhookBuilder jobsWebhook(
+      String name,
+      List<RuleWithOperations> rules,
+      ClientEndpoint endpoint,
+      String caBundlePem,
+      String path) {
+    return new MutatingWebhookBuilder()
+        .withName(name)
+        .withRules(rules)
+        .withClientConfig(endpoint.clientConfig(path, caBundlePem))
+        .withFailurePolicy("Fail")
+        .withSideEffects("None")
+        .withAdmissionReviewVersions("v1")
+        .withReinvocationPolicy("Never")
+        .withTimeoutSeconds(TIMEOUT_SECONDS);
+  }
+
+  /** Jobs are held back when they are created; later changes are the controller's business. */
+  private static RuleWithOperations createRule(JobAdapter<?> adapter) {
+    String apiVersion = adapter.apiVersion();
+    int slash = apiVersion.indexOf('/');
+    return new RuleWithOperationsBuilder()
+        .withApiGroups(slash < 0 ? "" : apiVersion.substring(0, slash))
+        .withApiVersions(apiVersion.substring(slash + 1))
+        .withResources(Pluralize.toPlural(adapter.kind().toLowerCase(Locale.ROOT)))
+        .withOperations("CREATE")
+        .withScope("Namespaced")
+        .build();
+  }
+
+  private LabelSelector notOwnNamespace(LabelSelector base) {
+    LabelSelectorBuilder builder =
+        base == null ? new LabelSelectorBuilder() : new LabelSelectorBuilder(base);
+    return builder
+        .addToMatchExpressions(
+            new LabelSelectorRequirementBuilder()
+                .withKey(NAMESPACE_NAME_LABEL)
+                .withOperator("NotIn")
+                .withValues(ownNamespace)
+                .build())
+        .build();
+  }
+
+  private static LabelSelector unlabelled() {
+    return selector(absent(WellKnown.KUEUE_QUEUE_NAME), absent(WellKnown.QUOTA_NAME));
+  }
+
+  private static LabelSelector selector(LabelSelectorRequirement... requirements) {
+    return new LabelSelectorBuilder().withMatchExpressions(requirements).build();
+  }
+
+  private static LabelSelectorRequirement exists(String key) {
+    return new LabelSelectorRequirementBuilder().withKey(key).withOperator("Exists").build();
+  }
+
+  private static LabelSelectorRequirement absent(String key) {
+    return new LabelSelectorRequirementBuilder().withKey(key).withOperator("DoesNotExist").build();
+  }
+}

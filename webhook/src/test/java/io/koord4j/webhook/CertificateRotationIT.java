@@ -1,0 +1,136 @@
+package io.koord4j.webhook;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.koord4j.api.WellKnown;
+import io.koord4j.jobs.JobAdapters;
+import io.koord4j.testing.LocalCluster;
+import io.koord4j.webhook.tls.TlsMaterial;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Serving certificate and CA renewed while jobs are created: no create fails. */
+class CertificateRotationIT {
+  private KubernetesClient client;
+  private String ownNamespace;
+  private String jobNamespace;
+  private WebhookServer server;
+
+  @BeforeEach
+  void setUp() {
+    client = LocalCluster.client();
+    String suffix = UUID.randomUUID().toString().substring(0, 8);
+    ownNamespace = "rotation-it-own-" + suffix;
+    jobNamespace = "rotation-it-jobs-" + suffix;
+    for (String name : List.of(ownNamespace, jobNamespace)) {
+      client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name)
+          .endMetadata().build()).create();
+    }
+  }
+
+  @AfterEach
+  void tearDown() {
+    if (client == null) {
+      return;
+    }
+    if (server != null) {
+      server.close();
+      server.unregister();
+    }
+    client.namespaces().withName(ownNamespace).delete();
+    client.namespaces().withName(jobNamespace).delete();
+    client.close();
+  }
+
+  @Test
+  void fiftyJobsPerSecondForTenSecondsWhileCertificatesRotate() throws Exception {
+    // Serving renewed every ~4 s, CA every ~8 s (renewal at a third of the validity left).
+    WebhookSettings settings = WebhookServerIT.settings(ownNamespace, jobNamespace)
+        .withRotation(Duration.ofSeconds(12), Duration.ofSeconds(6), Duration.ofMillis(250),
+            Duration.ofMillis(1500));
+    server = new WebhookServer(client, settings, JobAdapters.builtIn(), ns -> Set.of("gpu"), List.of());
+    server.start();
+    await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(
+        () -> createJob("warm-up-" + UUID.randomUUID().toString().substring(0, 5)),
+        job -> Boolean.TRUE.equals(job.getSpec().getSuspend()));
+    TlsMaterial before = material();
+
+    Queue<String> failures = new ConcurrentLinkedQueue<>();
+    AtomicInteger unsuspended = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    long start = System.nanoTime();
+    for (int i = 0; i < 500; i++) {
+      long due = start + TimeUnit.MILLISECONDS.toNanos(20L * i);
+      long wait = due - System.nanoTime();
+      if (wait > 0) {
+        TimeUnit.NANOSECONDS.sleep(wait);
+      }
+      String name = "load-" + i;
+      pool.submit(() -> {
+        try {
+          if (!Boolean.TRUE.equals(createOnce(name).getSpec().getSuspend())) {
+            unsuspended.incrementAndGet();
+          }
+        } catch (RuntimeException e) {
+          failures.add(name + ": " + e.getMessage());
+        }
+      });
+    }
+    pool.shutdown();
+    assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
+    TlsMaterial after = material();
+
+    assertThat(failures).isEmpty();
+    assertThat(unsuspended).hasValue(0);
+    assertThat(after.signer().certificate()).isNotEqualTo(before.signer().certificate());
+    assertThat(after.serving().certificate()).isNotEqualTo(before.serving().certificate());
+  }
+
+  private TlsMaterial material() {
+    Secret secret = client.secrets().inNamespace(ownNamespace).withName("webhook-it-tls").get();
+    Map<String, String> data = new java.util.HashMap<>();
+    secret.getData().forEach((key, value) ->
+        data.put(key, new String(java.util.Base64.getDecoder().decode(value))));
+    return TlsMaterial.fromSecretData(data);
+  }
+
+  /**
+   * Creates the job, resending once when the test client's own connection to the API server
+   * drops before any answer (code 0): that is not an admission failure. Any answer from the API
+   * server, such as a failed webhook call, counts.
+   */
+  private Job createOnce(String name) {
+    try {
+      return createJob(name);
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 0) {
+        throw e;
+      }
+      Job stored = client.batch().v1().jobs().inNamespace(jobNamespace).withName(name).get();
+      return stored != null ? stored : createJob(name);
+    }
+  }
+
+  private Job createJob(String name) {
+    return client.batch().v1().jobs().inNamespace(jobNamespace)
+        .resource(WebhookServerIT.job(name, Map.of(WellKnown.KUEUE_QUEUE_NAME, "gpu"))).create();
+  }
+}

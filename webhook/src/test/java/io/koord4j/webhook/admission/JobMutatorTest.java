@@ -1,0 +1,162 @@
+package io.koord4j.webhook.admission;
+
+import static io.koord4j.webhook.admission.Reviews.create;
+import static io.koord4j.webhook.admission.Reviews.job;
+import static io.koord4j.webhook.admission.Reviews.patched;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.koord4j.api.WellKnown;
+import io.koord4j.jobs.JobAdapters;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class JobMutatorTest {
+  private static final String NS = "team-a";
+  private final Map<String, Set<String>> queues = Map.of(NS, Set.of("gpu", "default"));
+  private final AdmissionHandler labelled =
+      new JobMutator(JobAdapters.builtIn(), ns -> queues.getOrDefault(ns, Set.of()), false)
+          .handler(false);
+
+  @Test
+  void queuedJobIsSuspendedAndKeepsItsLabels() {
+    AdmissionReview request = create(job(NS, Map.of(WellKnown.KUEUE_QUEUE_NAME, "gpu", "app", "x"), Map.of()));
+
+    AdmissionReview answer = labelled.handle(request);
+
+    assertThat(answer.getResponse().getUid()).isEqualTo(request.getRequest().getUid());
+    assertThat(answer.getResponse().getAllowed()).isTrue();
+    assertThat(answer.getResponse().getPatchType()).isEqualTo("JSONPatch");
+    assertThat(answer.getResponse().getWarnings()).isNullOrEmpty();
+    JsonNode stored = patched(request, answer);
+    assertThat(stored.at("/spec/suspend").asBoolean()).isTrue();
+    assertThat(stored.at("/metadata/labels").size()).isEqualTo(2);
+    assertThat(Reviews.patchOps(answer).toString())
+        .isEqualTo("[{\"op\":\"add\",\"path\":\"/spec/suspend\",\"value\":true}]");
+  }
+
+  @Test
+  void unqueuedJobIsAllowedUnchanged() {
+    AdmissionReview answer = labelled.handle(create(job(NS, Map.of("app", "x"), Map.of())));
+
+    assertThat(answer.getResponse().getAllowed()).isTrue();
+    assertThat(answer.getResponse().getPatch()).isNull();
+  }
+
+  @Test
+  void annotationOnlyJobGetsTheKueueLabel() {
+    AdmissionReview request = create(job(NS, Map.of(), Map.of("kube-queue/queue-name", "gpu")));
+
+    JsonNode stored = patched(request, labelled.handle(request));
+
+    assertThat(stored.at("/spec/suspend").asBoolean()).isTrue();
+    assertThat(stored.at("/metadata/labels").get(WellKnown.KUEUE_QUEUE_NAME).asText()).isEqualTo("gpu");
+  }
+
+  @Test
+  void quotaLabelIsNotCopiedIntoTheKueueLabel() {
+    AdmissionReview request = create(job(NS, Map.of(WellKnown.QUOTA_NAME, "gpu"), Map.of()));
+
+    JsonNode stored = patched(request, labelled.handle(request));
+
+    assertThat(stored.at("/spec/suspend").asBoolean()).isTrue();
+    assertThat(stored.at("/metadata/labels").has(WellKnown.KUEUE_QUEUE_NAME)).isFalse();
+  }
+
+  @Test
+  void alreadySuspendedQueuedJobNeedsNoPatch() {
+    Job suspended = new JobBuilder(job(NS, Map.of(WellKnown.KUEUE_QUEUE_NAME, "gpu"), Map.of()))
+        .editSpec().withSuspend(true).endSpec().build();
+
+    AdmissionReview answer = labelled.handle(create(suspended));
+
+    assertThat(answer.getResponse().getAllowed()).isTrue();
+    assertThat(answer.getResponse().getPatch()).isNull();
+  }
+
+  @Test
+  void explicitlyRunningQueuedJobIsSuspendedWithReplace() {
+    Job running = new JobBuilder(job(NS, Map.of(WellKnown.KUEUE_QUEUE_NAME, "gpu"), Map.of()))
+        .editSpec().withSuspend(false).endSpec().build();
+    AdmissionReview request = create(running);
+
+    AdmissionReview answer = labelled.handle(request);
+
+    assertThat(Reviews.patchOps(answer).get(0).get("op").asText()).isEqualTo("replace");
+    assertThat(patched(request, answer).at("/spec/suspend").asBoolean()).isTrue();
+  }
+
+  @Test
+  void unlabelledJobInManagedNamespaceIsSuspendedWithoutLabel() {
+    AdmissionHandler managed =
+        new JobMutator(JobAdapters.builtIn(), ns -> Set.of(), false).handler(true);
+    AdmissionReview request = create(job(NS, Map.of(), Map.of()));
+
+    JsonNode stored = patched(request, managed.handle(request));
+
+    assertThat(stored.at("/spec/suspend").asBoolean()).isTrue();
+    assertThat(stored.at("/metadata/labels").isMissingNode()).isTrue();
+  }
+
+  @Test
+  void namespaceDefaultQueueIsUsedOnlyWhenEnabledAndPresent() {
+    AdmissionHandler withDefault =
+        new JobMutator(JobAdapters.builtIn(), ns -> queues.getOrDefault(ns, Set.of()), true)
+            .handler(false);
+    AdmissionReview inTeamA = create(job(NS, Map.of("app", "x"), Map.of()));
+    AdmissionReview elsewhere = create(job("other", Map.of("app", "x"), Map.of()));
+
+    JsonNode stored = patched(inTeamA, withDefault.handle(inTeamA));
+
+    assertThat(stored.at("/spec/suspend").asBoolean()).isTrue();
+    assertThat(stored.at("/metadata/labels").get(WellKnown.KUEUE_QUEUE_NAME).asText())
+        .isEqualTo(JobMutator.DEFAULT_QUEUE);
+    assertThat(stored.at("/metadata/labels").get("app").asText()).isEqualTo("x");
+    assertThat(withDefault.handle(elsewhere).getResponse().getPatch()).isNull();
+    assertThat(labelled.handle(inTeamA).getResponse().getPatch()).isNull();
+  }
+
+  @Test
+  void missingQueueIsAcceptedWithAWarning() {
+    AdmissionReview request = create(job(NS, Map.of(WellKnown.KUEUE_QUEUE_NAME, "cpu"), Map.of()));
+
+    AdmissionReview answer = labelled.handle(request);
+
+    assertThat(answer.getResponse().getAllowed()).isTrue();
+    assertThat(answer.getResponse().getWarnings())
+        .containsExactly(JobMutator.missingQueueWarning("cpu", NS));
+    assertThat(answer.getResponse().getWarnings().get(0)).contains("\"cpu\"", "does not exist");
+    assertThat(patched(request, answer).at("/spec/suspend").asBoolean()).isTrue();
+  }
+
+  @Test
+  void updatesAndOtherKindsPassThrough() {
+    Job queued = job(NS, Map.of(WellKnown.KUEUE_QUEUE_NAME, "gpu"), Map.of());
+    AdmissionReview update = Reviews.review("UPDATE", queued);
+    AdmissionReview configMap = create(new ConfigMapBuilder().withNewMetadata().withName("c")
+        .withNamespace(NS).addToLabels(WellKnown.KUEUE_QUEUE_NAME, "gpu").endMetadata().build());
+
+    assertThat(labelled.handle(update).getResponse().getPatch()).isNull();
+    assertThat(labelled.handle(configMap).getResponse().getPatch()).isNull();
+    assertThat(labelled.handle(configMap).getResponse().getAllowed()).isTrue();
+  }
+
+  @Test
+  void unreadableJobIsRefusedWithTheReason() {
+    AdmissionReview request = create(job(NS, Map.of(WellKnown.KUEUE_QUEUE_NAME, "gpu"), Map.of()));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> object = (Map<String, Object>) request.getRequest().getObject();
+    ((Map<String, Object>) object.get("spec")).put("parallelism", "many");
+
+    AdmissionReview answer = labelled.handle(request);
+
+    assertThat(answer.getResponse().getAllowed()).isFalse();
+    assertThat(answer.getResponse().getStatus().getCode()).isEqualTo(400);
+    assertThat(answer.getResponse().getStatus().getMessage()).contains("batch/v1 Job", "many");
+  }
+}

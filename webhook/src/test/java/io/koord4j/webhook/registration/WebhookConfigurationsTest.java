@@ -1,0 +1,76 @@
+package io.koord4j.webhook.registration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperationsBuilder;
+import io.koord4j.api.WellKnown;
+import io.koord4j.jobs.JobAdapters;
+import io.koord4j.webhook.admission.AdmissionResponses;
+import java.util.Base64;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class WebhookConfigurationsTest {
+  private static final String BUNDLE = "-----BEGIN CERTIFICATE-----\nAA==\n-----END CERTIFICATE-----\n";
+  private static final WebhookConfigurations.Names NAMES = new WebhookConfigurations.Names("m", "v");
+
+  @Test
+  void queuedJobsAreSelectedByEitherLabelAndFailClosed() {
+    MutatingWebhookConfiguration config = new WebhookConfigurations(NAMES, "koord4j-system", null, false)
+        .mutating(JobAdapters.builtIn(), new ClientEndpoint.Url("127.0.0.1", 9443), BUNDLE);
+
+    assertThat(config.getMetadata().getName()).isEqualTo("m");
+    assertThat(config.getWebhooks()).hasSize(2).allSatisfy(webhook -> {
+      assertThat(webhook.getFailurePolicy()).isEqualTo("Fail");
+      assertThat(webhook.getClientConfig().getUrl()).isEqualTo("https://127.0.0.1:9443/mutate-jobs");
+      assertThat(new String(Base64.getDecoder().decode(webhook.getClientConfig().getCaBundle())))
+          .isEqualTo(BUNDLE);
+      assertThat(webhook.getRules().get(0).getApiGroups()).containsExactly("batch");
+      assertThat(webhook.getRules().get(0).getResources()).containsExactly("jobs");
+      assertThat(webhook.getRules().get(0).getOperations()).containsExactly("CREATE");
+      assertThat(webhook.getNamespaceSelector().getMatchExpressions().get(0).getValues())
+          .containsExactly("koord4j-system");
+    });
+    MutatingWebhook byQuota = config.getWebhooks().get(1);
+    assertThat(byQuota.getObjectSelector().getMatchExpressions())
+        .extracting(e -> e.getKey() + " " + e.getOperator())
+        .containsExactly(WellKnown.QUOTA_NAME + " Exists", WellKnown.KUEUE_QUEUE_NAME + " DoesNotExist");
+  }
+
+  @Test
+  void managedNamespacesAndDefaultQueueAddEntries() {
+    var managed = new LabelSelectorBuilder().addToMatchLabels("koord4j.io/managed", "true").build();
+    MutatingWebhookConfiguration config = new WebhookConfigurations(NAMES, "koord4j-system", managed, true)
+        .mutating(JobAdapters.builtIn(), new ClientEndpoint.Service("koord4j-system", "wh", 443), BUNDLE);
+
+    assertThat(config.getWebhooks()).extracting(MutatingWebhook::getName).containsExactly(
+        "queue-name.jobs.koord4j.io", "quota-name.jobs.koord4j.io",
+        "managed-namespaces.jobs.koord4j.io", "default-queue.jobs.koord4j.io");
+    MutatingWebhook inManaged = config.getWebhooks().get(2);
+    assertThat(inManaged.getNamespaceSelector().getMatchLabels()).containsEntry("koord4j.io/managed", "true");
+    assertThat(inManaged.getClientConfig().getService().getPath())
+        .isEqualTo(WebhookConfigurations.MANAGED_NAMESPACE_JOBS_PATH);
+    assertThat(inManaged.getFailurePolicy()).isEqualTo("Fail");
+    assertThat(config.getWebhooks().get(3).getFailurePolicy()).isEqualTo("Ignore");
+  }
+
+  @Test
+  void validatorsFailClosed() {
+    var rule = new RuleWithOperationsBuilder().withApiGroups("scheduling.sigs.k8s.io")
+        .withApiVersions("v1alpha1").withResources("elasticquotas").withOperations("CREATE", "UPDATE").build();
+    var validator = new ValidatingEndpoint("elasticquotas.koord4j.io", "/validate-elasticquotas",
+        List.of(rule), review -> AdmissionResponses.allow(review.getRequest()));
+
+    var config = new WebhookConfigurations(NAMES, "koord4j-system", null, false)
+        .validating(List.of(validator), new ClientEndpoint.Url("127.0.0.1", 1), BUNDLE);
+
+    assertThat(config.getMetadata().getName()).isEqualTo("v");
+    assertThat(config.getWebhooks()).singleElement().satisfies(webhook -> {
+      assertThat(webhook.getFailurePolicy()).isEqualTo("Fail");
+      assertThat(webhook.getClientConfig().getUrl()).endsWith("/validate-elasticquotas");
+    });
+  }
+}
