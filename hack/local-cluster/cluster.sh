@@ -30,7 +30,7 @@ KWOK_PORT=10247
 KUEUE_WEBHOOK_PORT=19443
 KUEUE_METRICS_PORT=18443
 KUEUE_HEALTH_PORT=18081
-KUEUE_VISIBILITY_PORT=18082
+KUEUE_METRICS_CERTS=/etc/kueue/metrics/certs
 APISERVER=https://127.0.0.1:$APISERVER_PORT
 
 export CGO_ENABLED=0 GOFLAGS="-trimpath -buildvcs=false"
@@ -380,9 +380,9 @@ leaderElection:
   leaderElect: false
 internalCertManagement:
   enable: false
-visibilityServer:
-  bindAddress: 127.0.0.1
-  bindPort: $KUEUE_VISIBILITY_PORT
+# The visibility API needs an aggregated API server with in-cluster certificates.
+featureGates:
+  VisibilityOnDemand: false
 integrations:
   frameworks:
   - batch/job
@@ -414,6 +414,9 @@ cmd_kueue() {
       mkdir -p "$RUN/kueue-certs"
       cp "$PKI/kueue-webhook.crt" "$RUN/kueue-certs/tls.crt"
       cp "$PKI/kueue-webhook.key" "$RUN/kueue-certs/tls.key"
+      # With its own certificate management off, Kueue reads its metrics certificate from a fixed path.
+      mkdir -p "$KUEUE_METRICS_CERTS" || die "cannot create $KUEUE_METRICS_CERTS (Kueue reads its metrics certificate there)"
+      cp "$RUN/kueue-certs/tls.crt" "$RUN/kueue-certs/tls.key" "$KUEUE_METRICS_CERTS/"
       kueue_config >"$RUN/kueue-config.yaml"
       start kueue "$BIN/kueue" --config "$RUN/kueue-config.yaml" --kubeconfig "$KUBECONFIG_FILE"
       wait_healthy kueue "http://127.0.0.1:$KUEUE_HEALTH_PORT/readyz" 90

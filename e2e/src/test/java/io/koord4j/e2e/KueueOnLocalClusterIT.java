@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 
 /** Real Kueue runs on the local cluster: its webhook suspends jobs and its scheduler admits them. */
 class KueueOnLocalClusterIT {
-  private static final String NAMESPACE = "kueue-it";
+  private static final String RUN = java.util.UUID.randomUUID().toString().substring(0, 8);
+  private static final String NAMESPACE = "kueue-it-" + RUN;
   private static KubernetesClient client;
 
   @BeforeAll
@@ -33,32 +34,33 @@ class KueueOnLocalClusterIT {
     applyWhenWebhookAnswers("""
         apiVersion: kueue.x-k8s.io/v1beta2
         kind: ResourceFlavor
-        metadata: {name: kueue-it-flavor}
-        """);
+        metadata: {name: kueue-it-flavor-%s}
+        """.formatted(RUN));
     applyWhenWebhookAnswers("""
         apiVersion: kueue.x-k8s.io/v1beta2
         kind: ClusterQueue
-        metadata: {name: kueue-it-cq}
+        metadata: {name: kueue-it-cq-%s}
         spec:
           namespaceSelector: {}
           resourceGroups:
           - coveredResources: [cpu]
             flavors:
-            - name: kueue-it-flavor
+            - name: kueue-it-flavor-%s
               resources:
               - {name: cpu, nominalQuota: "4"}
-        """);
+        """.formatted(RUN, RUN));
     applyWhenWebhookAnswers("""
         apiVersion: kueue.x-k8s.io/v1beta2
         kind: LocalQueue
-        metadata: {name: kueue-it-lq, namespace: kueue-it}
-        spec: {clusterQueue: kueue-it-cq}
-        """);
+        metadata: {name: kueue-it-lq, namespace: kueue-it-%s}
+        spec: {clusterQueue: kueue-it-cq-%s}
+        """.formatted(RUN, RUN));
   }
 
   @AfterAll
   static void close() {
     if (client != null) {
+      client.namespaces().withName(NAMESPACE).delete();
       client.close();
     }
   }

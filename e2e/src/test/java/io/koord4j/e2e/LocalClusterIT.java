@@ -35,7 +35,8 @@ import org.junit.jupiter.api.Test;
 
 /** The local control plane is a real Kubernetes: versions, scheduling, Jobs, webhooks, RBAC. */
 class LocalClusterIT {
-  private static final String NAMESPACE = "local-cluster-it";
+  private static final String NAMESPACE =
+      "local-cluster-it-" + java.util.UUID.randomUUID().toString().substring(0, 8);
   private static KubernetesClient client;
 
   @BeforeAll
@@ -52,6 +53,7 @@ class LocalClusterIT {
   @AfterAll
   static void close() {
     if (client != null) {
+      client.namespaces().withName(NAMESPACE).delete();
       client.close();
     }
   }
