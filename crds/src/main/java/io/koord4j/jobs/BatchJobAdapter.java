@@ -1,6 +1,7 @@
 package io.koord4j.jobs;
 
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
@@ -8,6 +9,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobSpec;
 import io.fabric8.kubernetes.api.model.batch.v1.JobStatus;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * Kubernetes' own batch/v1 Job: one pod set, {@code main}, that must start whole; suspended
@@ -48,6 +50,13 @@ public final class BatchJobAdapter implements JobAdapter<Job> {
   @Override
   public Job resume(Job job) {
     return withSuspend(job, false);
+  }
+
+  @Override
+  public Job editPodTemplates(Job job, UnaryOperator<PodTemplateSpec> edit) {
+    Job copy = new JobBuilder(job).build();
+    copy.getSpec().setTemplate(edit.apply(copy.getSpec().getTemplate()));
+    return copy;
   }
 
   /**

@@ -1,10 +1,12 @@
 package io.koord4j.jobs;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * How the queue reads and controls one kind of job. One implementation per kind, registered in
@@ -48,6 +50,12 @@ public interface JobAdapter<T extends HasMetadata> {
 
   /** A copy of the job, allowed to start its pods. */
   T resume(T job);
+
+  /**
+   * A copy of the job with every pod template replaced by {@code edit} of it, e.g. to put the pods
+   * into a gang before the job is resumed (templates are mutable while a job is suspended).
+   */
+  T editPodTemplates(T job, UnaryOperator<PodTemplateSpec> edit);
 
   /**
    * The job's groups of identical pods, in a stable order.

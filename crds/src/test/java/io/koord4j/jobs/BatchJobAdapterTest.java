@@ -3,6 +3,7 @@ package io.koord4j.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.koord4j.api.WellKnown;
@@ -74,6 +75,25 @@ class BatchJobAdapterTest {
     onlyPodSet(job).template().getSpec().getContainers().get(0).setImage("changed");
 
     assertThat(job).isEqualTo(before);
+  }
+
+  @Test
+  void editPodTemplatesChangesOnlyTheCopysTemplate() {
+    Job job = Fixtures.job("parallel");
+
+    Job edited =
+        adapter.editPodTemplates(
+            job,
+            template ->
+                new PodTemplateSpecBuilder(template)
+                    .editOrNewMetadata()
+                    .addToLabels(WellKnown.POD_GROUP_LABEL, "parallel")
+                    .endMetadata()
+                    .build());
+
+    assertThat(edited.getSpec().getTemplate().getMetadata().getLabels())
+        .containsEntry(WellKnown.POD_GROUP_LABEL, "parallel");
+    assertThat(job.getSpec().getTemplate().getMetadata()).isNull();
   }
 
   @Test
