@@ -79,10 +79,12 @@ public class AdmissionCoreBenchmark {
     List<QuotaSpec> quotas = new ArrayList<>();
     for (int o = 0; o < ORGS; o++) {
       String org = "org-" + o;
-      quotas.add(QuotaSpec.group(org, "", resources(DEPARTMENTS * TEAMS * 16L), resources(DEPARTMENTS * TEAMS * 32L)));
+      long orgTeams = DEPARTMENTS * TEAMS;
+      quotas.add(QuotaSpec.group(org, "", resources(orgTeams * 16), resources(orgTeams * 32)));
       for (int d = 0; d < DEPARTMENTS; d++) {
         String department = org + "-dept-" + d;
-        quotas.add(QuotaSpec.group(department, org, resources(TEAMS * 16L), resources(TEAMS * 32L)));
+        quotas.add(
+            QuotaSpec.group(department, org, resources(TEAMS * 16L), resources(TEAMS * 32L)));
         for (int t = 0; t < TEAMS; t++) {
           String team = department + "-team-" + t;
           quotas.add(QuotaSpec.leaf(team, department, resources(16), resources(32)));

@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -54,13 +55,16 @@ public final class BenchmarkMain {
             + " fits. `steadyPass`: a pass over the same core once its quotas are full, every unit"
             + " getting a wait reason and position. Times are per pass (mean ± 99.9 % error).");
     lines.add("");
-    lines.add("| benchmark | pending units | ms per pass | ± | decisions per second | µs per decision |");
+    lines.add(
+        "| benchmark | pending units | ms per pass | ± | decisions per second"
+            + " | µs per decision |");
     lines.add("|---|---:|---:|---:|---:|---:|");
     for (RunResult result : results) {
       String benchmark = result.getParams().getBenchmark();
       int pending = Integer.parseInt(result.getParams().getParam("pendingUnits"));
-      double millis = toMillis(result.getPrimaryResult().getScore(), result.getPrimaryResult().getScoreUnit());
-      double error = toMillis(result.getPrimaryResult().getScoreError(), result.getPrimaryResult().getScoreUnit());
+      Result<?> score = result.getPrimaryResult();
+      double millis = toMillis(score.getScore(), score.getScoreUnit());
+      double error = toMillis(score.getScoreError(), score.getScoreUnit());
       lines.add(
           String.format(
               Locale.ROOT,

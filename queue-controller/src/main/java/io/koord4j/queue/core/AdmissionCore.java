@@ -210,7 +210,8 @@ public final class AdmissionCore {
     queues.values().stream()
         .filter(QueueState::isConfigured)
         .sorted(Comparator.comparing(q -> q.name))
-        .forEach(q -> byPriority.computeIfAbsent(q.config.priority(), p -> new ArrayList<>()).add(q));
+        .forEach(
+            q -> byPriority.computeIfAbsent(q.config.priority(), p -> new ArrayList<>()).add(q));
     long turn = passes++;
     List<List<QueueState>> levels = new ArrayList<>();
     for (List<QueueState> level : byPriority.values()) {
@@ -222,8 +223,11 @@ public final class AdmissionCore {
 
   private void endExpiredBackoffs(Instant now) {
     while (!backoffTimeline.isEmpty() && !backoffTimeline.first().backoffUntil.isAfter(now)) {
+      // Backing off and pending both count as demand: the ledger is left alone.
       QueuedUnit unit = backoffTimeline.first();
-      change(unit, () -> unit.phase = UnitPhase.PENDING);
+      unindex(unit);
+      unit.phase = UnitPhase.PENDING;
+      index(unit);
     }
   }
 

@@ -74,7 +74,9 @@ final class PassRun {
               int position = 0;
               for (QueuedUnit unit : queue.pending) {
                 WaitReason reason =
-                    queue.isConfigured() ? reasons.get(unit) : new WaitReason.UnknownQueue(queue.name);
+                    queue.isConfigured()
+                        ? reasons.get(unit)
+                        : new WaitReason.UnknownQueue(queue.name);
                 waiting.put(unit.id(), waitingUnit(unit, ++position, reason));
               }
               position = 0;

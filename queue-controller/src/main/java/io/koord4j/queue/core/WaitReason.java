@@ -32,7 +32,8 @@ public sealed interface WaitReason {
   record InBackoff(Instant until, int attempt) implements WaitReason {
     @Override
     public String message() {
-      return "in backoff until " + until + " after " + attempt + (attempt == 1 ? " requeue" : " requeues");
+      String requeues = attempt == 1 ? " requeue" : " requeues";
+      return "in backoff until " + until + " after " + attempt + requeues;
     }
   }
 

@@ -20,7 +20,8 @@ final class Fixtures {
     return T0.plusSeconds(seconds);
   }
 
-  static UnitSpec unit(String id, String queue, String quota, int priority, long arrival, long cores) {
+  static UnitSpec unit(
+      String id, String queue, String quota, int priority, long arrival, long cores) {
     return new UnitSpec(id, queue, quota, priority, at(arrival), cpu(cores), 1);
   }
 

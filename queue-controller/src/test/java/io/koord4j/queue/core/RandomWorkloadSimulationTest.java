@@ -164,7 +164,9 @@ class RandomWorkloadSimulationTest {
     }
     for (String quota : parentOf.keySet()) {
       assertThat(restarted.used(quota)).as("used of %s", quota).isEqualTo(core.used(quota));
-      assertThat(restarted.runtime(quota)).as("runtime of %s", quota).isEqualTo(core.runtime(quota));
+      assertThat(restarted.runtime(quota))
+          .as("runtime of %s", quota)
+          .isEqualTo(core.runtime(quota));
     }
   }
 
