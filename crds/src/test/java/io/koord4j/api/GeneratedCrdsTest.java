@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.koord4j.testing.LocalCluster;
 import java.io.IOException;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -17,14 +16,12 @@ class GeneratedCrdsTest {
   static final List<String> COMMITTED_DIRS = List.of("crds/manifests", "helm/koord4j/crds");
   static final String HOW_TO_REFRESH = "run crds/refresh-manifests.sh and commit the result";
 
-  /** Where the CRD generator wrote its files during this build. */
+  /**
+   * Where the CRD generator wrote its files during this build (the module's output folder, also
+   * when integration tests run against the packaged jar).
+   */
   static Path generatedDir() {
-    try {
-      return Path.of(
-          GeneratedCrdsTest.class.getClassLoader().getResource("META-INF/fabric8").toURI());
-    } catch (URISyntaxException e) {
-      throw new IllegalStateException(e);
-    }
+    return LocalCluster.repoRoot().resolve("crds/target/classes/META-INF/fabric8");
   }
 
   static List<String> crdFileNames(Path dir) throws IOException {

@@ -1,0 +1,29 @@
+package io.koord4j.queue.core;
+
+import java.time.Instant;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The decisions of one pass.
+ *
+ * @param admitted units now admitted, in decision order; the core already counts their quota
+ * @param preemptions admitted units the controller must evict; their quota stays counted until
+ *     the controller confirms with {@link AdmissionCore#requeue}
+ * @param waiting every pending and backing-off unit, in queue order, by id
+ * @param nextBackoffExpiry when the earliest backoff ends: the latest time for the next pass
+ */
+public record AdmissionPass(
+    List<String> admitted,
+    List<Preemption> preemptions,
+    Map<String, WaitingUnit> waiting,
+    Optional<Instant> nextBackoffExpiry) {
+
+  public AdmissionPass {
+    admitted = List.copyOf(admitted);
+    preemptions = List.copyOf(preemptions);
+    waiting = Collections.unmodifiableMap(waiting);
+  }
+}

@@ -1,0 +1,238 @@
+package io.koord4j.queue.core;
+
+import io.koord4j.quota.AdmissionResult;
+import io.koord4j.quota.AdmittedUnit;
+import io.koord4j.quota.QuotaLedger;
+import io.koord4j.quota.ResourceVector;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * One admission pass: tries every pending unit once, queue level by queue level, taking turns
+ * among the queues of a level so that queues of equal priority share what is free.
+ *
+ * <p>Cost: one ledger check per unit, except units ruled out by a {@link KnownShortages}
+ * (constant time); at most one preemption attempt per queue and quota per pass, and none for a
+ * quota whose earlier preemptions are still in flight. Reclaim candidates are collected once per
+ * pass and only from quotas that hold borrowed resources.
+ */
+final class PassRun {
+
+  private final AdmissionCore core;
+  private final Instant now;
+  private final QuotaLedger ledger;
+  private final PreemptionsInFlight inFlight;
+  private final List<String> admitted = new ArrayList<>();
+  private final Set<QueuedUnit> admittedNow = new HashSet<>();
+  private final List<Preemption> preemptions = new ArrayList<>();
+  private final Map<QueuedUnit, WaitReason> reasons = new HashMap<>();
+  private final KnownShortages shortages = new KnownShortages();
+  private final Set<String> preemptionTried = new HashSet<>();
+  private List<AdmittedUnit> borrowers;
+
+  PassRun(AdmissionCore core, Instant now) {
+    this.core = core;
+    this.now = now;
+    this.ledger = core.accounting().ledger();
+    this.inFlight = core.preemptions();
+  }
+
+  /** Serves queues of one priority: one unit of each in turn until all were tried. */
+  void serve(List<QueueState> level) {
+    ArrayDeque<QueueCursor> turns = new ArrayDeque<>();
+    level.stream().filter(q -> !q.pending.isEmpty()).map(QueueCursor::new).forEach(turns::add);
+    while (!turns.isEmpty()) {
+      QueueCursor cursor = turns.poll();
+      QueuedUnit unit = cursor.next();
+      WaitReason reason = consider(cursor, unit);
+      if (reason != null) {
+        reasons.put(unit, reason);
+      }
+      if (cursor.hasNext()) {
+        turns.add(cursor);
+      }
+    }
+  }
+
+  AdmissionPass result(Collection<QueueState> queues, Optional<Instant> nextBackoffExpiry) {
+    Map<String, WaitingUnit> waiting = new LinkedHashMap<>();
+    queues.stream()
+        .sorted(Comparator.comparing(q -> q.name))
+        .forEach(
+            queue -> {
+              int position = 0;
+              for (QueuedUnit unit : queue.pending) {
+                WaitReason reason =
+                    queue.isConfigured()
+                        ? reasons.get(unit)
+                        : new WaitReason.UnknownQueue(queue.name);
+                waiting.put(unit.id(), waitingUnit(unit, ++position, reason));
+              }
+              position = 0;
+              for (QueuedUnit unit : queue.backingOff) {
+                WaitReason reason = new WaitReason.InBackoff(unit.backoffUntil, unit.attempts);
+                waiting.put(unit.id(), waitingUnit(unit, ++position, reason));
+              }
+            });
+    return new AdmissionPass(admitted, preemptions, waiting, nextBackoffExpiry);
+  }
+
+  private static WaitingUnit waitingUnit(QueuedUnit unit, int position, WaitReason reason) {
+    return new WaitingUnit(unit.id(), unit.spec.queue(), unit.phase, position, reason);
+  }
+
+  /** Admits the unit, or says why it waits. */
+  private WaitReason consider(QueueCursor cursor, QueuedUnit unit) {
+    if (!core.accounting().isUsable(unit.quota())) {
+      return new WaitReason.UnusableQuota(unit.quota());
+    }
+    Optional<QueuedUnit> running = cursor.queue.podsToWaitFor();
+    if (running.isPresent()) {
+      return new WaitReason.AwaitingPodsRunning(running.get().id());
+    }
+    String blocker = cursor.blockers.get(unit.quota());
+    if (blocker != null) {
+      return new WaitReason.BlockedBehind(blocker);
+    }
+    WaitReason reason = tryAdmit(cursor.queue, unit);
+    if (reason != null && cursor.queue.config.policy() == QueuePolicy.BLOCK) {
+      cursor.blockers.put(unit.quota(), unit.id());
+    }
+    return reason;
+  }
+
+  private WaitReason tryAdmit(QueueState queue, QueuedUnit unit) {
+    List<String> victims = inFlight.victimsOf(unit.id());
+    if (!victims.isEmpty()) {
+      return new WaitReason.AwaitingPreemption(victims);
+    }
+    ResourceVector request = unit.spec.request();
+    AdmissionResult result = shortages.find(unit.quota(), request);
+    if (result == null) {
+      result = ledger.canAdmit(unit.quota(), request);
+    }
+    if (result.admissible()) {
+      core.admit(unit, now);
+      admitted.add(unit.id());
+      admittedNow.add(unit);
+      return null;
+    }
+    shortages.record(unit.quota(), result);
+    victims = preempt(queue, unit, result);
+    return victims.isEmpty()
+        ? new WaitReason.QuotaShortage(result)
+        : new WaitReason.AwaitingPreemption(victims);
+  }
+
+  /**
+   * Reclaims lent quota from borrowers when an ancestor blocks the unit; otherwise, if the queue
+   * allows it, evicts lower-priority units of the same queue and quota.
+   */
+  private List<String> preempt(QueueState queue, QueuedUnit unit, AdmissionResult shortage) {
+    String quota = unit.quota();
+    if (inFlight.isBusy(quota) || !preemptionTried.add(queue.name + '\n' + quota)) {
+      return List.of();
+    }
+    // Borrowers sit under an ancestor; a shortage at the leaf itself is the leaf's own use.
+    if (!shortage.quota().equals(quota)) {
+      List<String> victims = VictimSelection.reclaim(ledger, unit, borrowers());
+      if (!victims.isEmpty()) {
+        String reason =
+            "preempted: " + unit.id() + " in quota \"" + quota + "\" reclaims the quota it lent";
+        start(unit, victims, reason);
+        return victims;
+      }
+    }
+    if (queue.config.preemptionEnabled()) {
+      List<String> victims =
+          VictimSelection.lowerPriority(ledger, unit, sameQueueCandidates(queue, unit)).stream()
+              .map(QueuedUnit::id)
+              .toList();
+      if (!victims.isEmpty()) {
+        String reason =
+            "preempted by " + unit.id() + " of higher priority " + unit.spec.priority()
+                + " in queue \"" + queue.name + "\"";
+        start(unit, victims, reason);
+        return victims;
+      }
+    }
+    return List.of();
+  }
+
+  private List<QueuedUnit> sameQueueCandidates(QueueState queue, QueuedUnit unit) {
+    return core.admittedIn(unit.quota()).stream()
+        .filter(v -> v.spec.queue().equals(queue.name))
+        .filter(v -> !inFlight.isVictim(v.id()) && !admittedNow.contains(v))
+        .toList();
+  }
+
+  private void start(QueuedUnit preemptor, List<String> victims, String reason) {
+    inFlight.start(preemptor.id(), preemptor.quota(), victims);
+    victims.forEach(v -> preemptions.add(new Preemption(v, preemptor.id(), reason)));
+    Set<String> taken = new HashSet<>(victims);
+    if (borrowers != null) {
+      borrowers.removeIf(b -> taken.contains(b.id()));
+    }
+  }
+
+  /**
+   * Units that may hold borrowed quota, collected on first use: admitted before this pass, not
+   * already being preempted, in a leaf that uses more than its runtime or with a request its
+   * leaf's runtime does not even cover (such as a resource the leaf does not govern). This is a
+   * superset of what the reclaim planner accepts; it only keeps the planner's input small.
+   */
+  private List<AdmittedUnit> borrowers() {
+    if (borrowers == null) {
+      borrowers = new ArrayList<>();
+      for (Collection<QueuedUnit> leafUnits : core.admittedByQuota()) {
+        Iterator<QueuedUnit> it = leafUnits.iterator();
+        String leaf = it.next().quota();
+        if (!core.accounting().isUsable(leaf)) {
+          continue;
+        }
+        ResourceVector runtime = ledger.runtime(leaf);
+        boolean overRuntime = !ledger.used(leaf).fitsIn(runtime);
+        for (QueuedUnit unit : leafUnits) {
+          if ((overRuntime || !unit.spec.request().fitsIn(runtime))
+              && !admittedNow.contains(unit)
+              && !inFlight.isVictim(unit.id())) {
+            borrowers.add(unit.asAdmitted());
+          }
+        }
+      }
+    }
+    return borrowers;
+  }
+
+  /** Walks a snapshot of a queue's pending units, so admissions can leave the live set. */
+  private static final class QueueCursor {
+    final QueueState queue;
+    final Iterator<QueuedUnit> units;
+    /** Block policy: the first unit of each quota that did not fit. */
+    final Map<String, String> blockers = new HashMap<>();
+
+    QueueCursor(QueueState queue) {
+      this.queue = queue;
+      this.units = new ArrayList<>(queue.pending).iterator();
+    }
+
+    boolean hasNext() {
+      return units.hasNext();
+    }
+
+    QueuedUnit next() {
+      return units.next();
+    }
+  }
+}

@@ -1,0 +1,52 @@
+package io.koord4j.queue.core;
+
+import java.util.Objects;
+
+/**
+ * One Queue as the admission core sees it.
+ *
+ * @param priority higher queues are served first
+ * @param preemptionEnabled a pending unit may preempt strictly lower-priority admitted units of
+ *     the same queue and quota ({@code koord-queue/enable-queueunit-preemption})
+ * @param waitForPodsRunning after admitting a unit, the queue admits nothing more until that
+ *     unit's pods run ({@code koord-queue/wait-for-pods-running})
+ */
+public record QueueConfig(
+    String name,
+    QueuePolicy policy,
+    int priority,
+    boolean preemptionEnabled,
+    boolean waitForPodsRunning,
+    Backoff backoff) {
+
+  public QueueConfig {
+    Objects.requireNonNull(name, "name");
+    policy = policy == null ? QueuePolicy.PRIORITY : policy;
+    backoff = backoff == null ? Backoff.DEFAULT : backoff;
+  }
+
+  /** A Priority queue of priority 0 with default backoff and no extras. */
+  public static QueueConfig of(String name) {
+    return new QueueConfig(name, QueuePolicy.PRIORITY, 0, false, false, Backoff.DEFAULT);
+  }
+
+  public QueueConfig withPolicy(QueuePolicy value) {
+    return new QueueConfig(name, value, priority, preemptionEnabled, waitForPodsRunning, backoff);
+  }
+
+  public QueueConfig withPriority(int value) {
+    return new QueueConfig(name, policy, value, preemptionEnabled, waitForPodsRunning, backoff);
+  }
+
+  public QueueConfig withPreemption() {
+    return new QueueConfig(name, policy, priority, true, waitForPodsRunning, backoff);
+  }
+
+  public QueueConfig withWaitForPodsRunning() {
+    return new QueueConfig(name, policy, priority, preemptionEnabled, true, backoff);
+  }
+
+  public QueueConfig withBackoff(Backoff value) {
+    return new QueueConfig(name, policy, priority, preemptionEnabled, waitForPodsRunning, value);
+  }
+}

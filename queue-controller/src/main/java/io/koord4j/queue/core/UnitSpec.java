@@ -1,0 +1,35 @@
+package io.koord4j.queue.core;
+
+import io.koord4j.quota.ResourceVector;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * One queue unit (a job's gang) as the admission core sees it.
+ *
+ * @param id {@code namespace/name} of the QueueUnit
+ * @param quota the leaf ElasticQuota the unit uses
+ * @param arrival when the unit was first enqueued; earlier units go first among equal priority
+ * @param request total of all pod sets; admitted all at once or not at all
+ * @param podSetCount number of pod sets, for status only
+ */
+public record UnitSpec(
+    String id,
+    String queue,
+    String quota,
+    int priority,
+    Instant arrival,
+    ResourceVector request,
+    int podSetCount) {
+
+  public UnitSpec {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(queue, "queue");
+    Objects.requireNonNull(quota, "quota");
+    Objects.requireNonNull(arrival, "arrival");
+    Objects.requireNonNull(request, "request");
+    if (request.hasNegative()) {
+      throw new IllegalArgumentException("unit " + id + " requests a negative amount: " + request);
+    }
+  }
+}

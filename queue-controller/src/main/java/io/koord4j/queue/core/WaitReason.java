@@ -1,0 +1,74 @@
+package io.koord4j.queue.core;
+
+import io.koord4j.quota.AdmissionResult;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Why a unit is not admitted yet. Reasons are values: a controller compares them with the last
+ * one it wrote and formats {@link #message()} only when the reason changed.
+ */
+public sealed interface WaitReason {
+
+  /** A sentence for the unit's condition and event. */
+  String message();
+
+  /** Its quota, or an ancestor, lacks a resource; the result names which and how much. */
+  record QuotaShortage(AdmissionResult result) implements WaitReason {
+    @Override
+    public String message() {
+      return result.message();
+    }
+  }
+
+  /** A Block queue holds it behind an earlier unit of the same quota that does not fit. */
+  record BlockedBehind(String unitId) implements WaitReason {
+    @Override
+    public String message() {
+      return "blocked behind " + unitId + " (Block policy)";
+    }
+  }
+
+  record InBackoff(Instant until, int attempt) implements WaitReason {
+    @Override
+    public String message() {
+      String requeues = attempt == 1 ? " requeue" : " requeues";
+      return "in backoff until " + until + " after " + attempt + requeues;
+    }
+  }
+
+  /** The queue waits for pods to run and the pods of {@code unitId} do not run yet. */
+  record AwaitingPodsRunning(String unitId) implements WaitReason {
+    @Override
+    public String message() {
+      return "queue waits for pods of " + unitId + " to run";
+    }
+  }
+
+  /** Units were preempted for this one; it is tried again once they release their quota. */
+  record AwaitingPreemption(List<String> victims) implements WaitReason {
+    public AwaitingPreemption {
+      victims = List.copyOf(victims);
+    }
+
+    @Override
+    public String message() {
+      return "waiting for preempted " + String.join(", ", victims) + " to release quota";
+    }
+  }
+
+  record UnknownQueue(String queue) implements WaitReason {
+    @Override
+    public String message() {
+      return "queue \"" + queue + "\" does not exist";
+    }
+  }
+
+  /** The quota is missing, or is a parent quota, which units may not use. */
+  record UnusableQuota(String quota) implements WaitReason {
+    @Override
+    public String message() {
+      return "quota \"" + quota + "\" does not exist or is a parent quota";
+    }
+  }
+}
