@@ -108,6 +108,12 @@ public final class AdmissionCore {
     return accounting.ledger().runtime(quota);
   }
 
+  /** What the quota asks of its parent: pending plus used, capped at max (its limited request). */
+  public ResourceVector request(String quota) {
+    refreshQuotas();
+    return accounting.ledger().limitedRequest(quota);
+  }
+
   // ---- units
 
   /**

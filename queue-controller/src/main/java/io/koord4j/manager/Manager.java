@@ -1,0 +1,68 @@
+package io.koord4j.manager;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
+import io.koord4j.manager.admission.AdmissionLoop;
+import io.koord4j.manager.admission.AdmissionSnapshots;
+import io.koord4j.manager.jobs.JobIntegrations;
+import io.koord4j.manager.jobs.JobReconciler;
+import io.koord4j.manager.metrics.ManagerMetrics;
+import io.koord4j.manager.queue.QueueReconciler;
+import io.koord4j.manager.quota.ElasticQuotaReconciler;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+
+/**
+ * The queue controller while it leads: the admission loop and the reconcilers of jobs, quotas and
+ * queues, all against one cluster.
+ */
+public final class Manager implements AutoCloseable {
+  /** Conflicts are normal under load: retry soon, and keep trying. */
+  private static final GenericRetry RETRY =
+      new GenericRetry()
+          .setInitialInterval(100)
+          .setIntervalMultiplier(2)
+          .setMaxInterval(10_000)
+          .withoutMaxAttempts();
+
+  private final AdmissionLoop loop;
+  private final Operator operator;
+
+  public Manager(KubernetesClient client, MeterRegistry registry) {
+    Clock clock = Clock.systemUTC();
+    AdmissionSnapshots snapshots = new AdmissionSnapshots();
+    this.loop =
+        new AdmissionLoop(client, clock, snapshots, new ManagerMetrics(registry, snapshots));
+    this.operator =
+        new Operator(
+            overrider ->
+                overrider
+                    .withKubernetesClient(client)
+                    .withCloseClientOnStop(false)
+                    .withUseSSAToPatchPrimaryResource(false));
+    for (JobReconciler<?> jobs : JobIntegrations.builtIn(clock)) {
+      register(jobs, jobs.name());
+    }
+    register(new ElasticQuotaReconciler(snapshots), "elasticquotas");
+    register(new QueueReconciler(snapshots), "queues");
+  }
+
+  /** Rebuilds the admission state from the cluster, then starts reconciling. */
+  public void start() throws InterruptedException {
+    loop.start();
+    operator.start();
+  }
+
+  @Override
+  public void close() {
+    operator.stop();
+    loop.close();
+  }
+
+  private <P extends io.fabric8.kubernetes.api.model.HasMetadata> void register(
+      Reconciler<P> reconciler, String name) {
+    operator.register(reconciler, config -> config.withName(name).withRetry(RETRY));
+  }
+}

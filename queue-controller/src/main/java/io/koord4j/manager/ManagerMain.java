@@ -1,0 +1,109 @@
+package io.koord4j.manager;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import io.koord4j.jobs.JobAdapters;
+import io.koord4j.manager.support.KubeObjects;
+import io.koord4j.webhook.WebhookServer;
+import io.koord4j.webhook.WebhookSettings;
+import io.koord4j.webhook.admission.ApiServerQueueLookup;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The manager process: the cluster from KUBECONFIG (or the in-cluster account), probes and
+ * metrics at once, the webhook if asked for (every replica serves it), and the controllers only
+ * while this replica holds the leader Lease. A replica that loses the lease exits, so that it
+ * never acts next to the new leader; its restart joins the election again.
+ */
+public final class ManagerMain {
+  private static final Logger LOG = LoggerFactory.getLogger(ManagerMain.class);
+
+  private ManagerMain() {}
+
+  public static void main(String[] args) throws Exception {
+    ManagerSettings settings = ManagerSettings.from(System.getenv(), args);
+    KubernetesClient client = new KubernetesClientBuilder().build();
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    AtomicBoolean ready = new AtomicBoolean();
+    ProbeServer probes = ProbeServer.start(settings.httpPort(), registry, ready::get);
+    ensureNamespace(client, settings.namespace());
+    WebhookServer webhook = settings.webhook() ? startWebhook(client, settings) : null;
+    Manager manager = new Manager(client, registry);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  manager.close();
+                  if (webhook != null) {
+                    webhook.close();
+                  }
+                  probes.close();
+                }));
+    ready.set(true);
+    LOG.info("probes and metrics on port {}; waiting for leadership", probes.port());
+    String identity = InetAddress.getLocalHost().getHostName() + "-" + ProcessHandle.current().pid();
+    client
+        .leaderElector()
+        .withConfig(
+            new LeaderElectionConfigBuilder()
+                .withName(settings.leaseName())
+                .withLock(new LeaseLock(settings.namespace(), settings.leaseName(), identity))
+                .withLeaseDuration(Duration.ofSeconds(15))
+                .withRenewDeadline(Duration.ofSeconds(10))
+                .withRetryPeriod(Duration.ofSeconds(2))
+                .withReleaseOnCancel(true)
+                .withLeaderCallbacks(
+                    new LeaderCallbacks(
+                        () -> lead(manager),
+                        () -> {
+                          LOG.error("lost leadership; exiting so that another replica takes over");
+                          System.exit(1);
+                        },
+                        leader -> LOG.info("leader is {}", leader)))
+                .build())
+        .build()
+        .run();
+  }
+
+  private static void lead(Manager manager) {
+    try {
+      LOG.info("leading: rebuilding the admission state and starting the controllers");
+      manager.start();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      LOG.error("cannot start the controllers", e);
+      System.exit(1);
+    }
+  }
+
+  private static WebhookServer startWebhook(KubernetesClient client, ManagerSettings settings) {
+    WebhookSettings webhook = WebhookSettings.defaults(settings.namespace());
+    String urlHost = System.getenv("KOORD4J_WEBHOOK_URL_HOST");
+    int port = Integer.parseInt(System.getenv().getOrDefault("KOORD4J_WEBHOOK_PORT", "9443"));
+    webhook = urlHost == null ? webhook : webhook.withLocalUrl(urlHost, port);
+    WebhookServer server =
+        new WebhookServer(
+            client, webhook, JobAdapters.builtIn(), new ApiServerQueueLookup(client), List.of());
+    server.start();
+    return server;
+  }
+
+  private static void ensureNamespace(KubernetesClient client, String namespace) {
+    if (client.namespaces().withName(namespace).get() == null) {
+      KubeObjects.createIfAbsent(
+          client, new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build());
+    }
+  }
+}

@@ -1,0 +1,28 @@
+package io.koord4j.manager;
+
+import java.util.Arrays;
+import java.util.Map;
+
+/**
+ * How the manager runs, from the environment (and {@code --webhook} on the command line).
+ *
+ * @param namespace koord4j's own namespace: the leader Lease and the webhook's Secret live here
+ *     ({@code KOORD4J_NAMESPACE}, default {@code koord4j-system})
+ * @param leaseName the leader-election Lease ({@code KOORD4J_LEASE_NAME}, default {@code
+ *     koord4j-manager})
+ * @param httpPort /healthz, /readyz and /metrics ({@code KOORD4J_HTTP_PORT}, default 8080)
+ * @param webhook whether to serve the admission webhook in this process ({@code --webhook} or
+ *     {@code KOORD4J_WEBHOOK=true}); it is configured by {@code KOORD4J_WEBHOOK_*} as when run
+ *     alone
+ */
+public record ManagerSettings(String namespace, String leaseName, int httpPort, boolean webhook) {
+
+  public static ManagerSettings from(Map<String, String> env, String[] args) {
+    return new ManagerSettings(
+        env.getOrDefault("KOORD4J_NAMESPACE", "koord4j-system"),
+        env.getOrDefault("KOORD4J_LEASE_NAME", "koord4j-manager"),
+        Integer.parseInt(env.getOrDefault("KOORD4J_HTTP_PORT", "8080")),
+        Arrays.asList(args).contains("--webhook")
+            || Boolean.parseBoolean(env.getOrDefault("KOORD4J_WEBHOOK", "false")));
+  }
+}

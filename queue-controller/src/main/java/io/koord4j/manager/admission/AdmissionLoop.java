@@ -1,0 +1,421 @@
+package io.koord4j.manager.admission;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.Informable;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.koord4j.api.WellKnown;
+import io.koord4j.api.queue.Queue;
+import io.koord4j.api.queue.QueueUnit;
+import io.koord4j.api.queue.QueueUnitPhase;
+import io.koord4j.api.queue.QueueUnitStatus;
+import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.queue.core.AdmissionCore;
+import io.koord4j.queue.core.AdmissionPass;
+import io.koord4j.queue.core.Preemption;
+import io.koord4j.queue.core.UnitPhase;
+import io.koord4j.queue.core.UnitStatus;
+import io.koord4j.queue.core.WaitingUnit;
+import io.koord4j.quota.ResourceVector;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The single owner of the {@link AdmissionCore}: informer events on QueueUnits, ElasticQuotas,
+ * Queues and Nodes are applied on one thread, bursts of them are coalesced into one pass, and the
+ * pass's decisions are written to the units' status.
+ *
+ * <p>State lives in the cluster: on start the core is rebuilt from the informers before the
+ * first pass, units whose phase is Dequeued or Running counting as admitted, so a restart neither
+ * counts quota twice nor admits twice. A write that the API server refuses (conflict, unit gone)
+ * is undone by re-reading the unit, and the next pass decides again.
+ */
+public final class AdmissionLoop implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(AdmissionLoop.class);
+  private static final Duration COALESCE = Duration.ofMillis(100);
+  private static final Duration RETRY = Duration.ofSeconds(1);
+
+  private final KubernetesClient client;
+  private final Clock clock;
+  private final AdmissionSnapshots snapshots;
+  private final AdmissionObserver observer;
+  private final UnitStatusWriter writer;
+  private final AdmissionCore core = new AdmissionCore(new SplittableRandom());
+  private final ScheduledExecutorService thread =
+      Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "admission-loop"));
+  private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+
+  private final Map<String, QueueUnit> units = new HashMap<>();
+  private final Map<String, ElasticQuota> quotas = new HashMap<>();
+  private final Map<String, Queue> queues = new HashMap<>();
+  private final Map<String, ResourceVector> nodes = new HashMap<>();
+  /** Per unit, the resourceVersion of our last write: older events are stale and ignored. */
+  private final Map<String, Long> written = new HashMap<>();
+  /** Per unit, the kind of wait last announced with an event. */
+  private final Map<String, String> announced = new HashMap<>();
+
+  private boolean replayed;
+  private ScheduledFuture<?> nextPass;
+  private Instant nextPassAt;
+
+  public AdmissionLoop(
+      KubernetesClient client,
+      Clock clock,
+      AdmissionSnapshots snapshots,
+      AdmissionObserver observer) {
+    this.client = client;
+    this.clock = clock;
+    this.snapshots = snapshots;
+    this.observer = observer;
+    this.writer = new UnitStatusWriter(client);
+  }
+
+  /** Starts the informers, waits for their first lists and rebuilds the core from them. */
+  public void start() throws InterruptedException {
+    CompletableFuture.allOf(
+            inform(client.resources(QueueUnit.class).inAnyNamespace(), this::onUnit, this::onUnitGone),
+            inform(client.resources(ElasticQuota.class).inAnyNamespace(), this::onQuota, this::onQuotaGone),
+            inform(client.resources(Queue.class).inAnyNamespace(), this::onQueue, this::onQueueGone),
+            inform(client.nodes(), this::onNode, this::onNodeGone))
+        .join();
+    try {
+      thread.submit(this::replay).get();
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("cannot rebuild the admission state", e.getCause());
+    }
+    LOG.info(
+        "admission loop started with {} units, {} quotas, {} queues, {} nodes",
+        units.size(), quotas.size(), queues.size(), nodes.size());
+  }
+
+  @Override
+  public void close() {
+    informers.forEach(SharedIndexInformer::stop);
+    thread.shutdownNow();
+  }
+
+  // ---- informer events, all on the loop thread
+
+  private <T extends HasMetadata> CompletableFuture<Void> inform(
+      Informable<T> source, Consumer<T> upsert, Consumer<T> gone) {
+    SharedIndexInformer<T> informer = source.runnableInformer(0);
+    informer.addEventHandler(
+        new ResourceEventHandler<>() {
+          @Override
+          public void onAdd(T object) {
+            onLoop(() -> upsert.accept(object));
+          }
+
+          @Override
+          public void onUpdate(T before, T object) {
+            onLoop(() -> upsert.accept(object));
+          }
+
+          @Override
+          public void onDelete(T object, boolean finalStateUnknown) {
+            onLoop(() -> gone.accept(object));
+          }
+        });
+    informers.add(informer);
+    return informer.start().toCompletableFuture();
+  }
+
+  /** Everything the informers hold, applied again: events seen before are idempotent. */
+  private void replay() {
+    informers.forEach(
+        informer -> informer.getStore().list().forEach(object -> upsert((HasMetadata) object)));
+    replayed = true;
+    passSoon();
+  }
+
+  private void upsert(HasMetadata object) {
+    if (object instanceof QueueUnit unit) {
+      onUnit(unit);
+    } else if (object instanceof ElasticQuota quota) {
+      onQuota(quota);
+    } else if (object instanceof Queue queue) {
+      onQueue(queue);
+    } else if (object instanceof Node node) {
+      onNode(node);
+    }
+  }
+
+  private void onUnit(QueueUnit unit) {
+    String id = UnitSpecs.id(unit);
+    if (resourceVersion(unit) < written.getOrDefault(id, 0L)) {
+      return;
+    }
+    units.put(id, unit);
+    feed(unit);
+    passSoon();
+  }
+
+  private void onUnitGone(QueueUnit unit) {
+    String id = UnitSpecs.id(unit);
+    units.remove(id);
+    written.remove(id);
+    announced.remove(id);
+    core.removeUnit(id);
+    passSoon();
+  }
+
+  private void onQuota(ElasticQuota quota) {
+    quotas.put(quota.getMetadata().getName(), quota);
+    quotasChanged();
+  }
+
+  private void onQuotaGone(ElasticQuota quota) {
+    quotas.remove(quota.getMetadata().getName());
+    quotasChanged();
+  }
+
+  /** The tree is replaced at once, and units re-resolve their quota (one may have appeared). */
+  private void quotasChanged() {
+    core.setQuotas(
+        quotas.values().stream()
+            .filter(quota -> !WellKnown.ROOT_QUOTA.equals(quota.getMetadata().getName()))
+            .map(QuotaSpecs::from)
+            .toList());
+    units.values().forEach(this::feed);
+    passSoon();
+  }
+
+  private void onQueue(Queue queue) {
+    queues.put(queue.getMetadata().getName(), queue);
+    core.upsertQueue(QueueConfigs.from(queue));
+    passSoon();
+  }
+
+  private void onQueueGone(Queue queue) {
+    queues.remove(queue.getMetadata().getName());
+    core.removeQueue(queue.getMetadata().getName());
+    passSoon();
+  }
+
+  private void onNode(Node node) {
+    nodes.put(
+        node.getMetadata().getName(),
+        ResourceQuantities.toVector(node.getStatus() == null ? null : node.getStatus().getAllocatable()));
+    clusterChanged();
+  }
+
+  private void onNodeGone(Node node) {
+    nodes.remove(node.getMetadata().getName());
+    clusterChanged();
+  }
+
+  private void clusterChanged() {
+    core.setClusterTotal(nodes.values().stream().reduce(ResourceVector.EMPTY, ResourceVector::add));
+    passSoon();
+  }
+
+  /** Tells the core what the cluster says about a unit. */
+  private void feed(QueueUnit unit) {
+    String id = UnitSpecs.id(unit);
+    core.upsertUnit(UnitSpecs.from(unit, QuotaResolver.resolve(unit, quotas)));
+    QueueUnitStatus status = unit.getStatus();
+    if (UnitStatuses.isFinished(status)) {
+      core.markFinished(id);
+    } else if (UnitStatuses.isAdmitted(status)) {
+      core.markAdmitted(id, admittedAt(status));
+      if (QueueUnitPhase.RUNNING.equals(status.getPhase())) {
+        core.markPodsRunning(id);
+      }
+    }
+  }
+
+  // ---- passes
+
+  private void passSoon() {
+    passAt(clock.instant().plus(COALESCE));
+  }
+
+  private void passAt(Instant at) {
+    if (!replayed || (nextPassAt != null && !nextPassAt.isAfter(at))) {
+      return;
+    }
+    if (nextPass != null) {
+      nextPass.cancel(false);
+    }
+    long delay = Math.max(0, Duration.between(clock.instant(), at).toMillis());
+    nextPassAt = at;
+    nextPass = thread.schedule(this::pass, delay, TimeUnit.MILLISECONDS);
+  }
+
+  private void pass() {
+    nextPass = null;
+    nextPassAt = null;
+    try {
+      Instant now = clock.instant();
+      AdmissionPass pass = core.pass(now);
+      pass.admitted().forEach(id -> admit(id, now));
+      pass.preemptions().forEach(preemption -> preempt(preemption, now));
+      pass.waiting().values().forEach(waiting -> explain(waiting, now));
+      snapshots.publish(snapshot(pass));
+      pass.nextBackoffExpiry().ifPresent(this::passAt);
+    } catch (RuntimeException e) {
+      LOG.error("admission pass failed; trying again in {}", RETRY, e);
+      passAt(clock.instant().plus(RETRY));
+    }
+  }
+
+  private void admit(String id, Instant now) {
+    QueueUnit unit = units.get(id);
+    String quota = core.status(id).orElseThrow().spec().quota();
+    if (store(unit, UnitStatuses.admitted(unit, quota, now), now)) {
+      announced.remove(id);
+      observer.admitted(unit.getSpec().getQueue(), Duration.between(created(unit), now));
+    }
+  }
+
+  /** Evicts the unit in the cluster first; its job controller then suspends the job. */
+  private void preempt(Preemption preemption, Instant now) {
+    String id = preemption.unitId();
+    QueueUnit unit = units.get(id);
+    core.requeue(id, now);
+    UnitStatus status = core.status(id).orElseThrow();
+    if (store(unit, UnitStatuses.preempted(unit, status, preemption.reason(), now), now)) {
+      writer.event(unit, "Warning", "Preempted", preemption.reason(), now);
+    }
+  }
+
+  /** Says why a unit waits; an event only when the kind of wait changes. */
+  private void explain(WaitingUnit waiting, Instant now) {
+    String id = waiting.unitId();
+    QueueUnit unit = units.get(id);
+    UnitStatus status = core.status(id).orElseThrow();
+    store(unit, UnitStatuses.waiting(unit, waiting, status, now), now);
+    String kind = UnitStatuses.waitKind(waiting.reason());
+    if (!kind.equals(announced.put(id, kind))) {
+      writer.event(unit, "Normal", UnitStatuses.REASON_PENDING, waiting.reason().message(), now);
+    }
+  }
+
+  /** Writes a status; a refused write is undone by re-reading the unit. */
+  private boolean store(QueueUnit unit, QueueUnitStatus desired, Instant now) {
+    String id = UnitSpecs.id(unit);
+    try {
+      Optional<QueueUnit> stored = writer.write(unit, desired, now);
+      stored.ifPresent(
+          written -> {
+            units.put(id, written);
+            this.written.put(id, resourceVersion(written));
+          });
+      return stored.isPresent();
+    } catch (KubernetesClientException e) {
+      LOG.debug("status write of {} refused ({}); re-reading it", id, e.getCode());
+      reread(id);
+      return false;
+    }
+  }
+
+  /** Replaces the core's view of a unit by the cluster's, forgetting an admission not stored. */
+  private void reread(String id) {
+    String[] namespaceAndName = id.split("/", 2);
+    QueueUnit fresh;
+    try {
+      fresh =
+          client.resources(QueueUnit.class)
+              .inNamespace(namespaceAndName[0])
+              .withName(namespaceAndName[1])
+              .get();
+    } catch (KubernetesClientException e) {
+      LOG.warn("cannot re-read unit {}", id, e);
+      passAt(clock.instant().plus(RETRY));
+      return;
+    }
+    written.remove(id);
+    if (fresh == null) {
+      onUnitGone(units.get(id));
+      return;
+    }
+    boolean admittedHere =
+        core.status(id).map(status -> status.phase() == UnitPhase.ADMITTED).orElse(false);
+    if (admittedHere && !UnitStatuses.isAdmitted(fresh.getStatus())) {
+      core.removeUnit(id);
+    }
+    onUnit(fresh);
+  }
+
+  private AdmissionSnapshot snapshot(AdmissionPass pass) {
+    Map<String, AdmissionSnapshot.QuotaFigures> quotaFigures = new HashMap<>();
+    quotas.forEach(
+        (name, quota) ->
+            quotaFigures.put(
+                name,
+                new AdmissionSnapshot.QuotaFigures(
+                    quota.getMetadata().getNamespace(),
+                    core.used(name),
+                    core.runtime(name),
+                    core.request(name))));
+    Map<String, Long> admitted = new HashMap<>();
+    units.keySet().stream()
+        .map(core::status)
+        .flatMap(Optional::stream)
+        .filter(status -> status.phase() == UnitPhase.ADMITTED)
+        .forEach(status -> admitted.merge(status.spec().queue(), 1L, Long::sum));
+    Map<String, AdmissionSnapshot.QueueFigures> queueFigures = new HashMap<>();
+    queues.forEach(
+        (name, queue) ->
+            queueFigures.put(
+                name,
+                new AdmissionSnapshot.QueueFigures(
+                    queue.getMetadata().getNamespace(),
+                    QueueItems.of(name, pass.waiting().values(), units),
+                    admitted.getOrDefault(name, 0L))));
+    return new AdmissionSnapshot(quotaFigures, queueFigures);
+  }
+
+  // ---- helpers
+
+  private void onLoop(Runnable task) {
+    try {
+      thread.execute(
+          () -> {
+            try {
+              task.run();
+            } catch (RuntimeException e) {
+              LOG.error("cannot apply an informer event", e);
+            }
+          });
+    } catch (RejectedExecutionException e) {
+      // Closed: the event no longer matters.
+    }
+  }
+
+  private static long resourceVersion(HasMetadata object) {
+    String version = object.getMetadata().getResourceVersion();
+    return version == null ? 0 : Long.parseLong(version);
+  }
+
+  private static Instant created(QueueUnit unit) {
+    String created = unit.getMetadata().getCreationTimestamp();
+    return created == null ? Instant.EPOCH : Instant.parse(created);
+  }
+
+  private Instant admittedAt(QueueUnitStatus status) {
+    return Optional.ofNullable(status.getLastAllocateTime())
+        .map(Instant::parse)
+        .orElseGet(clock::instant);
+  }
+}

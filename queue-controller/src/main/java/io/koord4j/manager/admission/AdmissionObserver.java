@@ -1,0 +1,10 @@
+package io.koord4j.manager.admission;
+
+import java.time.Duration;
+
+/** Told of each admission, e.g. to record how long units wait. */
+@FunctionalInterface
+public interface AdmissionObserver {
+  /** @param waited from the unit's creation (its enqueue) to its admission */
+  void admitted(String queue, Duration waited);
+}

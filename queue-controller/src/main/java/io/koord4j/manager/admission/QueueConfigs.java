@@ -1,0 +1,52 @@
+package io.koord4j.manager.admission;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.koord4j.api.WellKnown;
+import io.koord4j.api.queue.Queue;
+import io.koord4j.queue.core.Backoff;
+import io.koord4j.queue.core.QueueConfig;
+import io.koord4j.queue.core.QueuePolicy;
+import java.time.Duration;
+import java.util.Map;
+
+/** Reads a koord-queue Queue as the core's {@link QueueConfig}. */
+public final class QueueConfigs {
+  private QueueConfigs() {}
+
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+  public static QueueConfig from(Queue queue) {
+    Map<String, String> labels = QuotaSpecs.orEmpty(queue.getMetadata().getLabels());
+    Map<String, String> annotations = QuotaSpecs.orEmpty(queue.getMetadata().getAnnotations());
+    String policy =
+        queue.getSpec() != null && queue.getSpec().getQueuePolicy() != null
+            ? queue.getSpec().getQueuePolicy()
+            : WellKnown.readQueueKey(labels, WellKnown.QUEUE_POLICY_LABEL);
+    Integer priority = queue.getSpec() == null ? null : queue.getSpec().getPriority();
+    return new QueueConfig(
+        queue.getMetadata().getName(),
+        QueuePolicy.fromSpec(policy),
+        priority == null ? 0 : priority,
+        "true".equals(WellKnown.readQueueKey(annotations, WellKnown.ENABLE_QUEUEUNIT_PREEMPTION)),
+        "true".equals(WellKnown.readQueueKey(annotations, WellKnown.WAIT_FOR_PODS_RUNNING)),
+        backoff(WellKnown.readQueueKey(annotations, WellKnown.QUEUE_ARGS)));
+  }
+
+  /** {@code podInitialBackoffSeconds} and {@code podMaxBackoffSeconds}; defaults when unusable. */
+  static Backoff backoff(String queueArgs) {
+    if (queueArgs == null || queueArgs.isBlank()) {
+      return Backoff.DEFAULT;
+    }
+    try {
+      JsonNode args = YAML.readTree(queueArgs);
+      long initial =
+          args.path("podInitialBackoffSeconds").asLong(Backoff.DEFAULT.initial().toSeconds());
+      long max = args.path("podMaxBackoffSeconds").asLong(Backoff.DEFAULT.max().toSeconds());
+      return new Backoff(Duration.ofSeconds(initial), Duration.ofSeconds(Math.max(initial, max)));
+    } catch (java.io.IOException | IllegalArgumentException e) {
+      return Backoff.DEFAULT;
+    }
+  }
+}

@@ -1,0 +1,38 @@
+package io.koord4j.manager.admission;
+
+import io.koord4j.api.WellKnown;
+import io.koord4j.api.queue.QueueUnit;
+import io.koord4j.api.quota.ElasticQuota;
+import java.util.Map;
+
+/**
+ * Which leaf quota a unit uses, Koordinator's way: the quota named by the unit's {@code
+ * quota.scheduling.koordinator.sh/name} label; else the quota named like its queue (every quota has
+ * a queue of its name); else one named like its namespace; else one whose namespaces annotation
+ * lists the namespace; else {@code koordinator-default-quota}.
+ */
+public final class QuotaResolver {
+  private QuotaResolver() {}
+
+  /** @param quotas every ElasticQuota, by name */
+  public static String resolve(QueueUnit unit, Map<String, ElasticQuota> quotas) {
+    String labelled = QuotaSpecs.orEmpty(unit.getMetadata().getLabels()).get(WellKnown.QUOTA_NAME);
+    if (labelled != null && !labelled.isBlank()) {
+      return labelled;
+    }
+    String queue = unit.getSpec().getQueue();
+    if (queue != null && quotas.containsKey(queue)) {
+      return queue;
+    }
+    String namespace = unit.getMetadata().getNamespace();
+    if (quotas.containsKey(namespace)) {
+      return namespace;
+    }
+    return quotas.values().stream()
+        .filter(quota -> QuotaSpecs.boundNamespaces(quota).contains(namespace))
+        .map(quota -> quota.getMetadata().getName())
+        .sorted()
+        .findFirst()
+        .orElse(WellKnown.DEFAULT_QUOTA);
+  }
+}

@@ -1,0 +1,178 @@
+package io.koord4j.manager.admission;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.koord4j.api.kueue.PodSet;
+import io.koord4j.api.queue.PodSetAdmission;
+import io.koord4j.api.queue.QueueUnit;
+import io.koord4j.api.queue.QueueUnitConditions;
+import io.koord4j.api.queue.QueueUnitPhase;
+import io.koord4j.api.queue.QueueUnitStatus;
+import io.koord4j.api.queue.RequeueState;
+import io.koord4j.jobs.PodRequests;
+import io.koord4j.jobs.ResourceAmounts;
+import io.koord4j.manager.support.Json;
+import io.koord4j.queue.core.UnitPhase;
+import io.koord4j.queue.core.UnitStatus;
+import io.koord4j.queue.core.WaitReason;
+import io.koord4j.queue.core.WaitingUnit;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The status a QueueUnit should have after a decision of the admission core. Pure: each method
+ * returns a new status built from the current one, touching only the fields the decision owns, so
+ * that an unchanged decision yields an equal status and nothing is written.
+ */
+public final class UnitStatuses {
+  private UnitStatuses() {}
+
+  /** Condition reason of a unit that waits; the message says for what. */
+  static final String REASON_PENDING = "Pending";
+
+  static final String REASON_ADMITTED = "Admitted";
+
+  public static QueueUnitStatus admitted(QueueUnit unit, String quota, Instant now) {
+    QueueUnitStatus status = copy(unit.getStatus());
+    status.setPhase(QueueUnitPhase.DEQUEUED);
+    status.setMessage("admitted by quota \"" + quota + "\"");
+    status.setLastAllocateTime(now.toString());
+    status.setRequeueState(null);
+    status.setAdmissions(admissions(unit.getSpec().getPodSet()));
+    String message = status.getMessage();
+    List<Condition> conditions = status.getConditions();
+    conditions = set(conditions, QueueUnitConditions.QUOTA_RESERVED, true, REASON_ADMITTED, message, now);
+    conditions = set(conditions, QueueUnitConditions.ADMITTED, true, REASON_ADMITTED, message, now);
+    if (find(conditions, QueueUnitConditions.EVICTED) != null) {
+      conditions = set(conditions, QueueUnitConditions.EVICTED, false, REASON_ADMITTED, message, now);
+    }
+    status.setConditions(conditions);
+    return status;
+  }
+
+  /** An evicted unit, backing off as the core decided after its requeue. */
+  public static QueueUnitStatus preempted(
+      QueueUnit unit, UnitStatus core, String reason, Instant now) {
+    QueueUnitStatus status = copy(unit.getStatus());
+    backOff(status, core);
+    status.setMessage(reason);
+    status.setAdmissions(null);
+    List<Condition> conditions = status.getConditions();
+    String preempted = QueueUnitConditions.REASON_PREEMPTED;
+    conditions = set(conditions, QueueUnitConditions.QUOTA_RESERVED, false, preempted, reason, now);
+    conditions = set(conditions, QueueUnitConditions.ADMITTED, false, preempted, reason, now);
+    conditions = set(conditions, QueueUnitConditions.EVICTED, true, preempted, reason, now);
+    status.setConditions(conditions);
+    return status;
+  }
+
+  /** A unit that waits; its QuotaReserved condition says why (quota, resource, amounts). */
+  public static QueueUnitStatus waiting(
+      QueueUnit unit, WaitingUnit waiting, UnitStatus core, Instant now) {
+    QueueUnitStatus status = copy(unit.getStatus());
+    if (waiting.phase() == UnitPhase.BACKOFF) {
+      backOff(status, core);
+    } else {
+      status.setPhase(QueueUnitPhase.ENQUEUED);
+    }
+    String message = waiting.reason().message();
+    status.setMessage(message);
+    status.setConditions(
+        set(status.getConditions(), QueueUnitConditions.QUOTA_RESERVED, false,
+            reasonOf(waiting.reason()), message, now));
+    return status;
+  }
+
+  /** {@code QuotaShortage}, {@code BlockedBehind}, ...: the kind of wait, for the condition. */
+  static String reasonOf(WaitReason reason) {
+    return reason.getClass().getSimpleName();
+  }
+
+  /**
+   * The kind of wait, and for a shortage which quota and resource: a new event is due when this
+   * changes, not when only the amounts do.
+   */
+  static String waitKind(WaitReason reason) {
+    return reason instanceof WaitReason.QuotaShortage shortage
+        ? reasonOf(reason) + ":" + shortage.result().quota() + ":" + shortage.result().resource()
+        : reasonOf(reason);
+  }
+
+  public static boolean isAdmitted(QueueUnitStatus status) {
+    String phase = status == null ? null : status.getPhase();
+    return QueueUnitPhase.DEQUEUED.equals(phase) || QueueUnitPhase.RUNNING.equals(phase);
+  }
+
+  public static boolean isFinished(QueueUnitStatus status) {
+    String phase = status == null ? null : status.getPhase();
+    return QueueUnitPhase.SUCCEED.equals(phase) || QueueUnitPhase.FAILED.equals(phase);
+  }
+
+  /**
+   * Sets a condition; its transition time moves only when its status flips, as Kubernetes'
+   * conditions require.
+   */
+  public static List<Condition> set(
+      List<Condition> conditions, String type, boolean value, String reason, String message,
+      Instant now) {
+    List<Condition> result = new ArrayList<>(conditions == null ? List.of() : conditions);
+    Condition old = find(result, type);
+    String status = value ? "True" : "False";
+    String since =
+        old != null && status.equals(old.getStatus())
+            ? old.getLastTransitionTime()
+            : now.truncatedTo(ChronoUnit.SECONDS).toString();
+    Condition updated =
+        new ConditionBuilder()
+            .withType(type)
+            .withStatus(status)
+            .withReason(reason)
+            .withMessage(message)
+            .withLastTransitionTime(since)
+            .build();
+    if (old == null) {
+      result.add(updated);
+    } else {
+      result.set(result.indexOf(old), updated);
+    }
+    return result;
+  }
+
+  static Condition find(List<Condition> conditions, String type) {
+    return conditions == null
+        ? null
+        : conditions.stream().filter(c -> type.equals(c.getType())).findFirst().orElse(null);
+  }
+
+  private static void backOff(QueueUnitStatus status, UnitStatus core) {
+    status.setPhase(QueueUnitPhase.TIMEOUT_BACKOFF);
+    RequeueState requeue = new RequeueState();
+    requeue.setCount(core.attempts());
+    requeue.setRequeueAt(Objects.toString(core.backoffUntil(), null));
+    status.setRequeueState(requeue);
+    status.setAttempts((long) core.attempts());
+  }
+
+  private static List<PodSetAdmission> admissions(List<PodSet> podSets) {
+    List<PodSetAdmission> admissions = new ArrayList<>();
+    for (PodSet podSet : podSets == null ? List.<PodSet>of() : podSets) {
+      int count = podSet.getCount() == null ? 1 : podSet.getCount();
+      PodSetAdmission admission = new PodSetAdmission();
+      admission.setName(podSet.getName());
+      admission.setReplicas((long) count);
+      admission.setResources(
+          ResourceAmounts.toQuantities(
+              ResourceAmounts.times(
+                  PodRequests.of(podSet.getTemplate().getSpec(), "podSet.template.spec"), count)));
+      admissions.add(admission);
+    }
+    return admissions;
+  }
+
+  private static QueueUnitStatus copy(QueueUnitStatus status) {
+    return status == null ? new QueueUnitStatus() : Json.copy(status, QueueUnitStatus.class);
+  }
+}

@@ -1,0 +1,210 @@
+package io.koord4j.manager.jobs;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
+import io.koord4j.api.WellKnown;
+import io.koord4j.api.queue.QueueUnit;
+import io.koord4j.api.queue.QueueUnitConditions;
+import io.koord4j.api.queue.QueueUnitPhase;
+import io.koord4j.api.queue.QueueUnitSpec;
+import io.koord4j.api.queue.QueueUnitStatus;
+import io.koord4j.jobs.JobAdapter;
+import io.koord4j.jobs.JobPhase;
+import io.koord4j.jobs.PodSetInfo;
+import io.koord4j.manager.admission.ResourceQuantities;
+import io.koord4j.manager.admission.UnitStatuses;
+import io.koord4j.manager.support.Json;
+import io.koord4j.manager.support.KubeObjects;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Keeps one kind of job in step with its QueueUnit, for any {@link JobAdapter}: a queued job gets a
+ * unit and stays suspended until the unit is admitted; then it is resumed (as a gang when it has
+ * more than one pod); a preempted unit suspends it again; a finished job finishes its unit, which
+ * releases its quota. Each step looks only at the current job and unit, so a crash between steps
+ * is repaired by the next reconcile.
+ *
+ * <p>The operator SDK reads the job type from the type argument, so each kind registers an
+ * anonymous subclass (see {@link JobIntegrations}).
+ */
+public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
+
+  private final JobAdapter<T> adapter;
+  private final Clock clock;
+
+  public JobReconciler(JobAdapter<T> adapter, Clock clock) {
+    this.adapter = adapter;
+    this.clock = clock;
+  }
+
+  /** A controller name unique per job kind. */
+  public String name() {
+    return "jobs-" + adapter.kind().toLowerCase() + "-" + adapter.apiVersion().replace('/', '-');
+  }
+
+  @Override
+  public List<EventSource<?, T>> prepareEventSources(EventSourceContext<T> context) {
+    return List.of(
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(QueueUnit.class, adapter.type())
+                .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(adapter.type()))
+                .build(),
+            context));
+  }
+
+  @Override
+  public UpdateControl<T> reconcile(T job, Context<T> context) {
+    Optional<String> queue = adapter.queueName(job);
+    if (queue.isEmpty()) {
+      return UpdateControl.noUpdate();
+    }
+    KubernetesClient client = context.getClient();
+    JobPhase phase = adapter.status(job);
+    Optional<QueueUnit> unit = context.getSecondaryResource(QueueUnit.class);
+    if (unit.isEmpty()) {
+      if (!phase.isFinished()) {
+        enqueue(job, queue.get(), client);
+      }
+      return UpdateControl.noUpdate();
+    }
+    QueueUnitStatus status = unit.get().getStatus();
+    if (phase.isFinished()) {
+      finish(unit.get(), phase, client);
+    } else if (UnitStatuses.isAdmitted(status)) {
+      if (adapter.isSuspended(job)) {
+        start(job, client);
+      } else if (phase == JobPhase.RUNNING && QueueUnitPhase.DEQUEUED.equals(status.getPhase())) {
+        markRunning(unit.get(), client);
+      }
+    } else if (!UnitStatuses.isFinished(status)) {
+      if (!adapter.isSuspended(job)) {
+        client.resource(adapter.suspend(job)).update();
+      } else {
+        refreshDemand(job, queue.get(), unit.get(), client);
+      }
+    }
+    return UpdateControl.noUpdate();
+  }
+
+  /** Marks the job queued (and holds it, if the webhook did not), then creates its unit. */
+  private void enqueue(T job, String queue, KubernetesClient client) {
+    T queued = job;
+    if (annotation(job, WellKnown.JOB_HAS_ENQUEUED) == null || !adapter.isSuspended(job)) {
+      queued = adapter.suspend(job);
+      Map<String, String> annotations = new HashMap<>(orEmpty(job.getMetadata().getAnnotations()));
+      annotations.putIfAbsent(WellKnown.JOB_ENQUEUE_TIMESTAMP, now());
+      annotations.put(WellKnown.JOB_HAS_ENQUEUED, "true");
+      queued.getMetadata().setAnnotations(annotations);
+      queued = client.resource(queued).update();
+    }
+    KubeObjects.createIfAbsent(client, QueueUnits.desired(adapter, queued, queue, priority(queued, client)));
+  }
+
+  /** Joins the pods to the gang and resumes the job in one update, after the PodGroup exists. */
+  private void start(T job, KubernetesClient client) {
+    List<PodSetInfo> podSets = adapter.podSets(job);
+    boolean gang = Gangs.needsPodGroup(podSets);
+    if (gang) {
+      KubeObjects.createIfAbsent(client, Gangs.podGroup(job, podSets));
+    }
+    T started = adapter.resume(adapter.editPodTemplates(job, t -> Gangs.join(t, job, gang)));
+    Map<String, String> annotations = new HashMap<>(orEmpty(started.getMetadata().getAnnotations()));
+    annotations.put(WellKnown.JOB_DEQUEUE_TIMESTAMP, now());
+    started.getMetadata().setAnnotations(annotations);
+    client.resource(started).update();
+  }
+
+  private void finish(QueueUnit unit, JobPhase phase, KubernetesClient client) {
+    if (UnitStatuses.isFinished(unit.getStatus())) {
+      return;
+    }
+    boolean succeeded = phase == JobPhase.SUCCEEDED;
+    QueueUnitStatus status = statusOf(unit);
+    status.setPhase(succeeded ? QueueUnitPhase.SUCCEED : QueueUnitPhase.FAILED);
+    status.setMessage(succeeded ? "job succeeded" : "job failed");
+    status.setConditions(
+        UnitStatuses.set(
+            status.getConditions(), QueueUnitConditions.FINISHED, true,
+            succeeded ? "Succeeded" : "Failed", status.getMessage(), clock.instant()));
+    writeStatus(unit, status, client);
+  }
+
+  private void markRunning(QueueUnit unit, KubernetesClient client) {
+    QueueUnitStatus status = statusOf(unit);
+    status.setPhase(QueueUnitPhase.RUNNING);
+    status.setConditions(
+        UnitStatuses.set(
+            status.getConditions(), QueueUnitConditions.PODS_READY, true, "PodsRunning",
+            "the job's pods run", clock.instant()));
+    writeStatus(unit, status, client);
+  }
+
+  /** A job changed while queued (e.g. its parallelism): the unit asks for the new amounts. */
+  private void refreshDemand(T job, String queue, QueueUnit unit, KubernetesClient client) {
+    QueueUnitSpec desired = QueueUnits.spec(adapter, job, queue, priority(job, client));
+    QueueUnitSpec current = unit.getSpec();
+    boolean same =
+        Objects.equals(desired.getQueue(), current.getQueue())
+            && Objects.equals(desired.getPriority(), current.getPriority())
+            && ResourceQuantities.toVector(desired.getResource())
+                .equals(ResourceQuantities.toVector(current.getResource()));
+    if (!same) {
+      QueueUnit updated = Json.copy(unit, QueueUnit.class);
+      desired.setActive(current.getActive());
+      updated.setSpec(desired);
+      client.resource(updated).update();
+    }
+  }
+
+  /** The job's own priority, else its priority class's value. */
+  private Integer priority(T job, KubernetesClient client) {
+    return adapter
+        .priority(job)
+        .or(
+            () ->
+                adapter
+                    .priorityClassName(job)
+                    .map(name -> client.scheduling().v1().priorityClasses().withName(name).get())
+                    .map(PriorityClass::getValue))
+        .orElse(null);
+  }
+
+  private void writeStatus(QueueUnit unit, QueueUnitStatus status, KubernetesClient client) {
+    status.setLastUpdateTime(now());
+    QueueUnit updated = Json.copy(unit, QueueUnit.class);
+    updated.setStatus(status);
+    client.resource(updated).updateStatus();
+  }
+
+  private static QueueUnitStatus statusOf(QueueUnit unit) {
+    return unit.getStatus() == null
+        ? new QueueUnitStatus()
+        : Json.copy(unit.getStatus(), QueueUnitStatus.class);
+  }
+
+  private String now() {
+    return clock.instant().toString();
+  }
+
+  private static String annotation(HasMetadata object, String key) {
+    return WellKnown.readQueueKey(object.getMetadata().getAnnotations(), key);
+  }
+
+  private static Map<String, String> orEmpty(Map<String, String> map) {
+    return map == null ? Map.of() : map;
+  }
+}

@@ -1,0 +1,81 @@
+package io.koord4j.manager.jobs;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.koord4j.api.WellKnown;
+import io.koord4j.api.kueue.PodSet;
+import io.koord4j.api.queue.QueueUnit;
+import io.koord4j.api.queue.QueueUnitSpec;
+import io.koord4j.jobs.JobAdapter;
+import io.koord4j.jobs.PodSetInfo;
+import io.koord4j.jobs.ResourceAmounts;
+import java.util.List;
+import java.util.Map;
+
+/** The QueueUnit that stands for a job: same name and namespace, owned by the job. Pure. */
+public final class QueueUnits {
+  private QueueUnits() {}
+
+  /**
+   * @param priority the job's priority, resolved from its priority class when not set on the job
+   */
+  public static <T extends HasMetadata> QueueUnit desired(
+      JobAdapter<T> adapter, T job, String queue, Integer priority) {
+    QueueUnit unit = new QueueUnit();
+    Map<String, String> jobLabels = job.getMetadata().getLabels();
+    String quota = jobLabels == null ? null : jobLabels.get(WellKnown.QUOTA_NAME);
+    unit.setMetadata(
+        new ObjectMetaBuilder()
+            .withName(job.getMetadata().getName())
+            .withNamespace(job.getMetadata().getNamespace())
+            .withOwnerReferences(ownerReference(job))
+            .withLabels(quota == null ? Map.of() : Map.of(WellKnown.QUOTA_NAME, quota))
+            .build());
+    unit.setSpec(spec(adapter, job, queue, priority));
+    return unit;
+  }
+
+  static <T extends HasMetadata> QueueUnitSpec spec(
+      JobAdapter<T> adapter, T job, String queue, Integer priority) {
+    QueueUnitSpec spec = new QueueUnitSpec();
+    spec.setConsumerRef(
+        new ObjectReferenceBuilder()
+            .withApiVersion(adapter.apiVersion())
+            .withKind(adapter.kind())
+            .withNamespace(job.getMetadata().getNamespace())
+            .withName(job.getMetadata().getName())
+            .withUid(job.getMetadata().getUid())
+            .build());
+    spec.setQueue(queue);
+    spec.setPriority(priority);
+    spec.setPriorityClassName(adapter.priorityClassName(job).orElse(null));
+    List<PodSetInfo> podSets = adapter.podSets(job);
+    spec.setPodSet(podSets.stream().map(QueueUnits::podSet).toList());
+    spec.setResource(ResourceAmounts.toQuantities(adapter.totalRequests(job)));
+    return spec;
+  }
+
+  /** The job owns its unit as controller, so deleting the job deletes the unit. */
+  static OwnerReference ownerReference(HasMetadata job) {
+    return new OwnerReferenceBuilder()
+        .withApiVersion(job.getApiVersion())
+        .withKind(job.getKind())
+        .withName(job.getMetadata().getName())
+        .withUid(job.getMetadata().getUid())
+        .withController(true)
+        .withBlockOwnerDeletion(true)
+        .build();
+  }
+
+  private static PodSet podSet(PodSetInfo info) {
+    PodSet podSet = new PodSet();
+    podSet.setName(info.name());
+    podSet.setCount(info.count());
+    podSet.setMinCount(info.minCount());
+    podSet.setTemplate(info.template());
+    return podSet;
+  }
+}

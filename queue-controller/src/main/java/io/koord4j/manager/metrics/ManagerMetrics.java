@@ -1,0 +1,85 @@
+package io.koord4j.manager.metrics;
+
+import io.koord4j.manager.admission.AdmissionObserver;
+import io.koord4j.manager.admission.AdmissionSnapshot;
+import io.koord4j.manager.admission.AdmissionSnapshots;
+import io.koord4j.quota.ResourceVector;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The manager's Prometheus metrics: units pending and admitted per queue, how long units wait
+ * from enqueue to admission, and quota used and runtime per quota and resource. CPU is in cores.
+ */
+public final class ManagerMetrics implements AdmissionObserver {
+  private final MeterRegistry registry;
+  private final MultiGauge units;
+  private final MultiGauge quotaUsed;
+  private final MultiGauge quotaRuntime;
+
+  public ManagerMetrics(MeterRegistry registry, AdmissionSnapshots snapshots) {
+    this.registry = registry;
+    this.units =
+        MultiGauge.builder("koord4j.queue.units")
+            .description("queue units per queue and state (pending or admitted)")
+            .register(registry);
+    this.quotaUsed =
+        MultiGauge.builder("koord4j.quota.used")
+            .description("resources held by admitted units of a quota and its descendants")
+            .register(registry);
+    this.quotaRuntime =
+        MultiGauge.builder("koord4j.quota.runtime")
+            .description("resources a quota may use now, after borrowing and lending")
+            .register(registry);
+    snapshots.subscribe(this::update);
+  }
+
+  @Override
+  public void admitted(String queue, Duration waited) {
+    Timer.builder("koord4j.admission.latency")
+        .description("time from a unit's enqueue to its admission")
+        .tag("queue", String.valueOf(queue))
+        .publishPercentileHistogram()
+        .register(registry)
+        .record(waited);
+  }
+
+  private void update(AdmissionSnapshot snapshot) {
+    List<MultiGauge.Row<?>> unitRows = new ArrayList<>();
+    snapshot
+        .queues()
+        .forEach(
+            (queue, figures) -> {
+              unitRows.add(MultiGauge.Row.of(Tags.of("queue", queue, "state", "pending"), figures.pending()));
+              unitRows.add(MultiGauge.Row.of(Tags.of("queue", queue, "state", "admitted"), figures.admitted()));
+            });
+    units.register(unitRows, true);
+    quotaUsed.register(quotaRows(snapshot, AdmissionSnapshot.QuotaFigures::used), true);
+    quotaRuntime.register(quotaRows(snapshot, AdmissionSnapshot.QuotaFigures::runtime), true);
+  }
+
+  private static List<MultiGauge.Row<?>> quotaRows(
+      AdmissionSnapshot snapshot, Function<AdmissionSnapshot.QuotaFigures, ResourceVector> figure) {
+    List<MultiGauge.Row<?>> rows = new ArrayList<>();
+    snapshot
+        .quotas()
+        .forEach(
+            (quota, figures) ->
+                figure
+                    .apply(figures)
+                    .asMap()
+                    .forEach(
+                        (resource, amount) ->
+                            rows.add(
+                                MultiGauge.Row.of(
+                                    Tags.of("quota", quota, "resource", resource),
+                                    resource.equals("cpu") ? amount / 1000.0 : amount))));
+    return rows;
+  }
+}

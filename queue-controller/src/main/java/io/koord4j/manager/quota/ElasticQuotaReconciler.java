@@ -1,0 +1,126 @@
+package io.koord4j.manager.quota;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.koord4j.api.WellKnown;
+import io.koord4j.api.queue.Queue;
+import io.koord4j.api.queue.QueueSpec;
+import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.api.quota.ElasticQuotaStatus;
+import io.koord4j.manager.admission.AdmissionSnapshot.QuotaFigures;
+import io.koord4j.manager.admission.AdmissionSnapshots;
+import io.koord4j.manager.admission.ResourceQuantities;
+import io.koord4j.manager.admission.SnapshotEventSource;
+import io.koord4j.manager.support.KubeObjects;
+import io.koord4j.quota.ResourceVector;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/**
+ * Publishes the admission core's figures on each ElasticQuota: {@code status.used} and the
+ * runtime and request annotations (JSON ResourceLists), and gives each quota a Queue of the same
+ * name in {@value Queue#DEFAULT_NAMESPACE}, as koord-queue does.
+ */
+public class ElasticQuotaReconciler implements Reconciler<ElasticQuota> {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final AdmissionSnapshots snapshots;
+
+  public ElasticQuotaReconciler(AdmissionSnapshots snapshots) {
+    this.snapshots = snapshots;
+  }
+
+  @Override
+  public List<EventSource<?, ElasticQuota>> prepareEventSources(
+      EventSourceContext<ElasticQuota> context) {
+    return List.of(
+        new SnapshotEventSource<>(
+            "quota-figures",
+            snapshots,
+            snapshot ->
+                snapshot.quotas().entrySet().stream()
+                    .collect(
+                        Collectors.toMap(
+                            e -> new ResourceID(e.getKey(), e.getValue().namespace()),
+                            Map.Entry::getValue))));
+  }
+
+  @Override
+  public UpdateControl<ElasticQuota> reconcile(ElasticQuota quota, Context<ElasticQuota> context)
+      throws JsonProcessingException {
+    KubernetesClient client = context.getClient();
+    ensureQueue(quota.getMetadata().getName(), client);
+    QuotaFigures figures = snapshots.latest().quotas().get(quota.getMetadata().getName());
+    if (figures == null) {
+      return UpdateControl.noUpdate();
+    }
+    Map<String, String> annotations =
+        Map.of(
+            WellKnown.QUOTA_RUNTIME, json(figures.runtime()),
+            WellKnown.QUOTA_REQUEST, json(figures.request()));
+    Map<String, String> current =
+        Objects.requireNonNullElse(quota.getMetadata().getAnnotations(), Map.of());
+    if (!annotations.entrySet().stream()
+        .allMatch(e -> e.getValue().equals(current.get(e.getKey())))) {
+      client
+          .resource(quota)
+          .edit(
+              q -> {
+                Map<String, String> merged = new HashMap<>(current);
+                merged.putAll(annotations);
+                q.getMetadata().setAnnotations(merged);
+                return q;
+              });
+    }
+    Map<String, Quantity> used = ResourceQuantities.toQuantities(figures.used());
+    ElasticQuotaStatus status = quota.getStatus();
+    if (status == null
+        || status.getUsed() == null
+        || !ResourceQuantities.toVector(status.getUsed()).equals(figures.used())) {
+      client
+          .resource(quota)
+          .editStatus(
+              q -> {
+                ElasticQuotaStatus fresh = new ElasticQuotaStatus();
+                fresh.setUsed(used);
+                q.setStatus(fresh);
+                return q;
+              });
+    }
+    return UpdateControl.noUpdate();
+  }
+
+  private static void ensureQueue(String name, KubernetesClient client) {
+    String namespace = Queue.DEFAULT_NAMESPACE;
+    if (client.resources(Queue.class).inNamespace(namespace).withName(name).get() != null) {
+      return;
+    }
+    if (client.namespaces().withName(namespace).get() == null) {
+      KubeObjects.createIfAbsent(
+          client, new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build());
+    }
+    Queue queue = new Queue();
+    queue.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+    queue.setSpec(new QueueSpec());
+    KubeObjects.createIfAbsent(client, queue);
+  }
+
+  private static String json(ResourceVector vector) throws JsonProcessingException {
+    Map<String, String> list = new java.util.TreeMap<>();
+    ResourceQuantities.toQuantities(vector).forEach((k, v) -> list.put(k, v.toString()));
+    return JSON.writeValueAsString(list);
+  }
+}
