@@ -61,8 +61,11 @@ public final class Manager implements AutoCloseable {
     loop.close();
   }
 
+  /** Not generation-aware: a job's progress and a quota's figures live outside its spec. */
   private <P extends io.fabric8.kubernetes.api.model.HasMetadata> void register(
       Reconciler<P> reconciler, String name) {
-    operator.register(reconciler, config -> config.withName(name).withRetry(RETRY));
+    operator.register(
+        reconciler,
+        config -> config.withName(name).withRetry(RETRY).withGenerationAware(false));
   }
 }

@@ -20,19 +20,23 @@ public final class ResourceQuantities {
   private static final String[] BINARY_SUFFIXES = {"Ki", "Mi", "Gi", "Ti", "Pi"};
 
   public static ResourceVector toVector(Map<String, Quantity> quantities) {
-    if (quantities == null) {
-      return ResourceVector.EMPTY;
+    Map<String, BigDecimal> amounts = new TreeMap<>();
+    if (quantities != null) {
+      quantities.forEach(
+          (resource, quantity) -> amounts.put(resource, ResourceAmounts.parse(quantity, resource)));
     }
-    Map<String, Long> amounts = new TreeMap<>();
-    quantities.forEach(
-        (resource, quantity) -> {
-          BigDecimal amount = ResourceAmounts.parse(quantity, resource);
-          if (resource.equals(CPU)) {
-            amount = amount.movePointRight(3);
-          }
-          amounts.put(resource, amount.setScale(0, RoundingMode.CEILING).longValueExact());
+    return fromAmounts(amounts);
+  }
+
+  /** Exact amounts in Kubernetes base units (cores, bytes) as the core's whole base units. */
+  public static ResourceVector fromAmounts(Map<String, BigDecimal> amounts) {
+    Map<String, Long> units = new TreeMap<>();
+    amounts.forEach(
+        (resource, amount) -> {
+          BigDecimal base = resource.equals(CPU) ? amount.movePointRight(3) : amount;
+          units.put(resource, base.setScale(0, RoundingMode.CEILING).longValueExact());
         });
-    return ResourceVector.of(amounts);
+    return ResourceVector.of(units);
   }
 
   public static Map<String, Quantity> toQuantities(ResourceVector vector) {

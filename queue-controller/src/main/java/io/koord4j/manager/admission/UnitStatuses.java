@@ -164,9 +164,11 @@ public final class UnitStatuses {
       admission.setName(podSet.getName());
       admission.setReplicas((long) count);
       admission.setResources(
-          ResourceAmounts.toQuantities(
-              ResourceAmounts.times(
-                  PodRequests.of(podSet.getTemplate().getSpec(), "podSet.template.spec"), count)));
+          ResourceQuantities.toQuantities(
+              ResourceQuantities.fromAmounts(
+                  ResourceAmounts.times(
+                      PodRequests.of(podSet.getTemplate().getSpec(), "podSet.template.spec"),
+                      count))));
       admissions.add(admission);
     }
     return admissions;

@@ -50,7 +50,9 @@ public class QueueReconciler implements Reconciler<Queue> {
     }
     context
         .getClient()
-        .resource(queue)
+        .resources(Queue.class)
+        .inNamespace(queue.getMetadata().getNamespace())
+        .withName(queue.getMetadata().getName())
         .editStatus(
             q -> {
               QueueStatus status = new QueueStatus();

@@ -76,10 +76,13 @@ public class ElasticQuotaReconciler implements Reconciler<ElasticQuota> {
     if (!annotations.entrySet().stream()
         .allMatch(e -> e.getValue().equals(current.get(e.getKey())))) {
       client
-          .resource(quota)
+          .resources(ElasticQuota.class)
+          .inNamespace(quota.getMetadata().getNamespace())
+          .withName(quota.getMetadata().getName())
           .edit(
               q -> {
-                Map<String, String> merged = new HashMap<>(current);
+                Map<String, String> merged =
+                    new HashMap<>(Objects.requireNonNullElse(q.getMetadata().getAnnotations(), Map.of()));
                 merged.putAll(annotations);
                 q.getMetadata().setAnnotations(merged);
                 return q;
@@ -91,7 +94,9 @@ public class ElasticQuotaReconciler implements Reconciler<ElasticQuota> {
         || status.getUsed() == null
         || !ResourceQuantities.toVector(status.getUsed()).equals(figures.used())) {
       client
-          .resource(quota)
+          .resources(ElasticQuota.class)
+          .inNamespace(quota.getMetadata().getNamespace())
+          .withName(quota.getMetadata().getName())
           .editStatus(
               q -> {
                 ElasticQuotaStatus fresh = new ElasticQuotaStatus();
