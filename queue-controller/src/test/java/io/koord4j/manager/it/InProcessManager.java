@@ -1,0 +1,35 @@
+package io.koord4j.manager.it;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.koord4j.manager.Manager;
+import io.koord4j.testing.LocalCluster;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+/**
+ * One manager for all integration tests of this JVM: two would both admit. Tests that run their
+ * own manager process stop it first.
+ */
+final class InProcessManager {
+  private static Manager manager;
+  private static KubernetesClient client;
+
+  private InProcessManager() {}
+
+  static synchronized void ensureRunning() throws InterruptedException {
+    if (manager == null) {
+      LocalCluster.script("nodes", "--count", "4", "--cpu", "32", "--memory", "128Gi");
+      client = LocalCluster.client();
+      manager = new Manager(client, new SimpleMeterRegistry());
+      manager.start();
+      Runtime.getRuntime().addShutdownHook(new Thread(InProcessManager::stop));
+    }
+  }
+
+  static synchronized void stop() {
+    if (manager != null) {
+      manager.close();
+      client.close();
+      manager = null;
+    }
+  }
+}

@@ -1,0 +1,125 @@
+package io.koord4j.manager.it;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.koord4j.api.WellKnown;
+import io.koord4j.api.queue.Queue;
+import io.koord4j.api.queue.QueueUnit;
+import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.api.quota.ElasticQuotaSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+/** Names, quotas and jobs of one test, and their cleanup. */
+final class TestCluster implements AutoCloseable {
+  static final String QUOTA_NAMESPACE = "koordinator-system";
+
+  final KubernetesClient client;
+  final String prefix;
+  final String namespace;
+  private final List<String> quotas = new ArrayList<>();
+
+  TestCluster(KubernetesClient client, String test) {
+    this.client = client;
+    this.prefix = test + "-" + Integer.toString(ThreadLocalRandom.current().nextInt(1 << 20), 36);
+    this.namespace = prefix;
+    namespace(namespace);
+    namespace(QUOTA_NAMESPACE);
+  }
+
+  /** A CPU-only quota named {@code <prefix>-<name>}; parent null means a top-level quota. */
+  String quota(String name, String parent, boolean isParent, String cpu, String maxCpu) {
+    String quota = prefix + "-" + name;
+    ElasticQuota eq = new ElasticQuota();
+    eq.getMetadata().setName(quota);
+    eq.getMetadata().setNamespace(QUOTA_NAMESPACE);
+    eq.getMetadata()
+        .setLabels(
+            Map.of(
+                WellKnown.QUOTA_PARENT, parent == null ? "" : parent,
+                WellKnown.QUOTA_IS_PARENT, Boolean.toString(isParent)));
+    ElasticQuotaSpec spec = new ElasticQuotaSpec();
+    spec.setMin(Map.of("cpu", new Quantity(cpu)));
+    spec.setMax(Map.of("cpu", new Quantity(maxCpu)));
+    eq.setSpec(spec);
+    client.resource(eq).create();
+    quotas.add(quota);
+    return quota;
+  }
+
+  /** A suspended Job of {@code pods} pods asking {@code cpu} each, in {@code quota}. */
+  Job job(String name, String quota, int pods, String cpu, int priority) {
+    return client
+        .resource(
+            new JobBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(namespace)
+                .addToLabels(WellKnown.QUOTA_NAME, quota)
+                .endMetadata()
+                .withNewSpec()
+                .withSuspend(true)
+                .withParallelism(pods)
+                .withCompletions(pods)
+                .withNewTemplate()
+                .withNewMetadata()
+                .addToAnnotations("pod-complete.stage.kwok.x-k8s.io/delay", "3s")
+                .endMetadata()
+                .withNewSpec()
+                .withRestartPolicy("Never")
+                .withPriority(priority)
+                .addNewContainer()
+                .withName("work")
+                .withImage("busybox")
+                .withNewResources()
+                .addToRequests("cpu", new Quantity(cpu))
+                .addToRequests("memory", new Quantity("1Gi"))
+                .endResources()
+                .endContainer()
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build())
+        .create();
+  }
+
+  Job job(String name) {
+    return client.batch().v1().jobs().inNamespace(namespace).withName(name).get();
+  }
+
+  QueueUnit unit(String name) {
+    return client.resources(QueueUnit.class).inNamespace(namespace).withName(name).get();
+  }
+
+  ElasticQuota quota(String name) {
+    return client.resources(ElasticQuota.class).inNamespace(QUOTA_NAMESPACE).withName(name).get();
+  }
+
+  String phase(String unit) {
+    QueueUnit u = unit(unit);
+    return u == null || u.getStatus() == null ? null : u.getStatus().getPhase();
+  }
+
+  @Override
+  public void close() {
+    client.namespaces().withName(namespace).delete();
+    List<String> childrenFirst = new ArrayList<>(quotas);
+    java.util.Collections.reverse(childrenFirst);
+    for (String quota : childrenFirst) {
+      client.resources(ElasticQuota.class).inNamespace(QUOTA_NAMESPACE).withName(quota).delete();
+      client.resources(Queue.class).inNamespace(Queue.DEFAULT_NAMESPACE).withName(quota).delete();
+    }
+  }
+
+  private void namespace(String name) {
+    if (client.namespaces().withName(name).get() == null) {
+      client.resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
+          .create();
+    }
+  }
+}
