@@ -1,0 +1,122 @@
+package io.koord4j.manager.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.koord4j.api.kueue.PodSet;
+import io.koord4j.api.queue.QueueUnit;
+import io.koord4j.api.queue.QueueUnitConditions;
+import io.koord4j.api.queue.QueueUnitPhase;
+import io.koord4j.api.queue.QueueUnitStatus;
+import io.koord4j.manager.support.Json;
+import io.koord4j.queue.core.UnitPhase;
+import io.koord4j.queue.core.UnitSpec;
+import io.koord4j.queue.core.UnitStatus;
+import io.koord4j.queue.core.WaitReason;
+import io.koord4j.queue.core.WaitingUnit;
+import io.koord4j.quota.ResourceVector;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class UnitStatusesTest {
+  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+  private static final Instant T1 = Instant.parse("2026-01-01T00:01:00Z");
+
+  @Test
+  void anAdmittedUnitIsDequeuedWithItsQuotaReservedAndPodSetAdmissions() {
+    QueueUnitStatus status = UnitStatuses.admitted(unit(), "nlp", T0);
+
+    assertThat(status.getPhase()).isEqualTo(QueueUnitPhase.DEQUEUED);
+    assertThat(status.getLastAllocateTime()).isEqualTo(T0.toString());
+    assertThat(status.getConditions())
+        .extracting(Condition::getType, Condition::getStatus)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(QueueUnitConditions.QUOTA_RESERVED, "True"),
+            org.assertj.core.groups.Tuple.tuple(QueueUnitConditions.ADMITTED, "True"));
+    assertThat(status.getAdmissions()).singleElement()
+        .satisfies(
+            admission -> {
+              assertThat(admission.getReplicas()).isEqualTo(3);
+              assertThat(admission.getResources()).containsEntry("cpu", new Quantity("1500m"));
+            });
+  }
+
+  @Test
+  void aPreemptedUnitBacksOffWithAnEvictedCondition() {
+    QueueUnit unit = unit();
+    unit.setStatus(UnitStatuses.admitted(unit, "nlp", T0));
+    UnitStatus core = new UnitStatus(spec(), UnitPhase.BACKOFF, 1, T1, null, false, false);
+
+    QueueUnitStatus status = UnitStatuses.preempted(unit, core, "quota nlp reclaims cpu", T0);
+
+    assertThat(status.getPhase()).isEqualTo(QueueUnitPhase.TIMEOUT_BACKOFF);
+    assertThat(status.getRequeueState().getCount()).isEqualTo(1);
+    assertThat(status.getRequeueState().getRequeueAt()).isEqualTo(T1.toString());
+    assertThat(UnitStatuses.find(status.getConditions(), QueueUnitConditions.EVICTED))
+        .satisfies(
+            evicted -> {
+              assertThat(evicted.getStatus()).isEqualTo("True");
+              assertThat(evicted.getReason()).isEqualTo(QueueUnitConditions.REASON_PREEMPTED);
+            });
+    assertThat(UnitStatuses.isAdmitted(status)).isFalse();
+  }
+
+  @Test
+  void waitingForTheSameReasonAgainChangesNothing() {
+    QueueUnit unit = unit();
+    WaitingUnit waiting =
+        new WaitingUnit("ns/job", "q", UnitPhase.PENDING, 1, new WaitReason.BlockedBehind("ns/big"));
+    UnitStatus core = new UnitStatus(spec(), UnitPhase.PENDING, 0, null, null, false, false);
+    unit.setStatus(UnitStatuses.waiting(unit, waiting, core, T0));
+
+    QueueUnitStatus again = UnitStatuses.waiting(unit, waiting, core, T1);
+
+    assertThat(Json.same(unit.getStatus(), again)).isTrue();
+    assertThat(again.getPhase()).isEqualTo(QueueUnitPhase.ENQUEUED);
+    assertThat(again.getMessage()).contains("blocked behind ns/big");
+    assertThat(again.getConditions()).singleElement()
+        .satisfies(c -> assertThat(c.getReason()).isEqualTo("BlockedBehind"));
+  }
+
+  @Test
+  void aConditionKeepsItsTransitionTimeUntilItsStatusFlips() {
+    List<Condition> first = UnitStatuses.set(null, "Admitted", false, "Pending", "a", T0);
+    List<Condition> same = UnitStatuses.set(first, "Admitted", false, "Pending", "b", T1);
+    List<Condition> flipped = UnitStatuses.set(same, "Admitted", true, "Admitted", "c", T1);
+
+    assertThat(same.get(0).getLastTransitionTime()).isEqualTo("2026-01-01T00:00:00Z");
+    assertThat(flipped.get(0).getLastTransitionTime()).isEqualTo("2026-01-01T00:01:00Z");
+  }
+
+  private static UnitSpec spec() {
+    return new UnitSpec("ns/job", "q", "nlp", 0, T0, ResourceVector.of("cpu", 1500), 1);
+  }
+
+  private static QueueUnit unit() {
+    QueueUnit unit = new QueueUnit();
+    unit.getMetadata().setName("job");
+    unit.getMetadata().setNamespace("ns");
+    PodSet podSet = new PodSet();
+    podSet.setName("main");
+    podSet.setCount(3);
+    podSet.setTemplate(
+        new PodTemplateSpecBuilder()
+            .withNewSpec()
+            .addNewContainer()
+            .withName("c")
+            .withNewResources()
+            .addToRequests("cpu", new Quantity("500m"))
+            .endResources()
+            .endContainer()
+            .endSpec()
+            .build());
+    unit.setSpec(new io.koord4j.api.queue.QueueUnitSpec());
+    unit.getSpec().setPodSet(List.of(podSet));
+    unit.getSpec().setResource(Map.of("cpu", new Quantity("1500m")));
+    return unit;
+  }
+}

@@ -1,0 +1,85 @@
+package io.koord4j.manager.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.koord4j.api.WellKnown;
+import io.koord4j.api.gang.PodGroup;
+import io.koord4j.api.queue.QueueUnit;
+import io.koord4j.jobs.BatchJobAdapter;
+import org.junit.jupiter.api.Test;
+
+class QueueUnitsAndGangsTest {
+  private final BatchJobAdapter adapter = new BatchJobAdapter();
+
+  @Test
+  void aJobsUnitIsNamedLikeItOwnedByItAndAsksForAllItsPods() {
+    QueueUnit unit = QueueUnits.desired(adapter, job(3), "nlp", 100);
+
+    assertThat(unit.getMetadata().getName()).isEqualTo("train");
+    assertThat(unit.getMetadata().getNamespace()).isEqualTo("ns");
+    assertThat(unit.getMetadata().getLabels()).containsEntry(WellKnown.QUOTA_NAME, "nlp");
+    assertThat(unit.getMetadata().getOwnerReferences()).singleElement()
+        .satisfies(
+            owner -> {
+              assertThat(owner.getKind()).isEqualTo("Job");
+              assertThat(owner.getUid()).isEqualTo("uid-1");
+              assertThat(owner.getController()).isTrue();
+            });
+    assertThat(unit.getSpec().getQueue()).isEqualTo("nlp");
+    assertThat(unit.getSpec().getPriority()).isEqualTo(100);
+    assertThat(unit.getSpec().getConsumerRef().getName()).isEqualTo("train");
+    assertThat(unit.getSpec().getPodSet()).singleElement()
+        .satisfies(podSet -> assertThat(podSet.getCount()).isEqualTo(3));
+    assertThat(unit.getSpec().getResource()).containsEntry("cpu", new Quantity("3"));
+  }
+
+  @Test
+  void onlyJobsOfMoreThanOnePodGetAPodGroupOfAllTheirPods() {
+    assertThat(Gangs.needsPodGroup(adapter.podSets(job(1)))).isFalse();
+    PodGroup group = Gangs.podGroup(job(4), adapter.podSets(job(4)));
+
+    assertThat(group.getMetadata().getName()).isEqualTo("train");
+    assertThat(group.getSpec().getMinMember()).isEqualTo(4);
+    assertThat(group.getMetadata().getOwnerReferences()).hasSize(1);
+  }
+
+  @Test
+  void joinedTemplatesNameTheirGangAndUnit() {
+    Job job = job(2);
+    PodTemplateSpec joined = Gangs.join(job.getSpec().getTemplate(), job, true);
+    PodTemplateSpec single = Gangs.join(job.getSpec().getTemplate(), job, false);
+
+    assertThat(joined.getMetadata().getLabels()).containsEntry(WellKnown.POD_GROUP_LABEL, "train");
+    assertThat(joined.getMetadata().getAnnotations())
+        .containsEntry(WellKnown.RELATED_QUEUEUNIT, "ns/train");
+    assertThat(single.getMetadata().getLabels()).doesNotContainKey(WellKnown.POD_GROUP_LABEL);
+  }
+
+  private static Job job(int pods) {
+    return new JobBuilder()
+        .withNewMetadata()
+        .withName("train")
+        .withNamespace("ns")
+        .withUid("uid-1")
+        .addToLabels(WellKnown.QUOTA_NAME, "nlp")
+        .endMetadata()
+        .withNewSpec()
+        .withParallelism(pods)
+        .withNewTemplate()
+        .withNewSpec()
+        .addNewContainer()
+        .withName("c")
+        .withNewResources()
+        .addToRequests("cpu", new Quantity("1"))
+        .endResources()
+        .endContainer()
+        .endSpec()
+        .endTemplate()
+        .endSpec()
+        .build();
+  }
+}
