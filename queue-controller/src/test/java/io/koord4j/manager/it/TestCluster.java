@@ -54,6 +54,11 @@ final class TestCluster implements AutoCloseable {
 
   /** A suspended Job of {@code pods} pods asking {@code cpu} each, in {@code quota}. */
   Job job(String name, String quota, int pods, String cpu, int priority) {
+    return job(name, quota, pods, cpu, priority, "3s");
+  }
+
+  /** As above, whose pods run for {@code runFor} (a KWOK delay, e.g. {@code 60s}). */
+  Job job(String name, String quota, int pods, String cpu, int priority, String runFor) {
     return client
         .resource(
             new JobBuilder()
@@ -68,7 +73,7 @@ final class TestCluster implements AutoCloseable {
                 .withCompletions(pods)
                 .withNewTemplate()
                 .withNewMetadata()
-                .addToAnnotations("pod-complete.stage.kwok.x-k8s.io/delay", "3s")
+                .addToAnnotations("pod-complete.stage.kwok.x-k8s.io/delay", runFor)
                 .endMetadata()
                 .withNewSpec()
                 .withRestartPolicy("Never")
