@@ -134,11 +134,6 @@ public final class GpuPartitionTable {
     return bySize.getOrDefault(size, List.of());
   }
 
-  /** Partition sizes, largest first. */
-  public List<Integer> sizesDescending() {
-    return List.copyOf(bySize.descendingKeySet());
-  }
-
   /**
    * How many partitions of each size, largest first, are wholly free; singles are left out since
    * they only count free GPUs. Compared lexicographically: the larger, the better a placement

@@ -11,11 +11,6 @@ public record GpuShare(int corePercent, int memoryRatioPercent, long memoryBytes
 
   public static final GpuShare NONE = new GpuShare(0, 0, 0);
 
-  /** All of {@code device}. */
-  public static GpuShare whole(GpuDevice device) {
-    return new GpuShare(100, 100, device.memoryBytes());
-  }
-
   public GpuShare plus(GpuShare other) {
     return new GpuShare(
         corePercent + other.corePercent,

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * Picks GPUs inside the tightest topology scope that has room: one PCIe switch, else one NUMA node,
@@ -42,12 +43,26 @@ final class TopologyChooser {
         .toList();
   }
 
-  /** Most GPUs in use first, then fewest fitting GPUs (tightest fit), then lowest minor. */
+  /**
+   * Most GPUs in use in the scope first, then in its NUMA node, then fewest fitting GPUs (tightest
+   * fit), then lowest minor.
+   */
   private static Comparator<List<GpuDevice>> packingPreference(GpuNodeState state, List<GpuDevice> fitting) {
-    return Comparator.<List<GpuDevice>>comparingLong(
-            group -> group.stream().filter(state::isInUse).count())
-        .thenComparing(Comparator.<List<GpuDevice>>comparingInt(group -> fittingIn(group, fitting).size()).reversed())
-        .thenComparing(Comparator.<List<GpuDevice>>comparingInt(group -> group.get(0).minor()).reversed());
+    return Comparator.<List<GpuDevice>>comparingLong(group -> inUse(state, group.stream()))
+        .thenComparingLong(group -> inUse(state, sameNumaNode(state, group.get(0))))
+        .thenComparing(
+            Comparator.<List<GpuDevice>>comparingInt(group -> fittingIn(group, fitting).size()).reversed())
+        .thenComparing(
+            Comparator.<List<GpuDevice>>comparingInt(group -> group.get(0).minor()).reversed());
+  }
+
+  private static long inUse(GpuNodeState state, Stream<GpuDevice> devices) {
+    return devices.filter(state::isInUse).count();
+  }
+
+  private static Stream<GpuDevice> sameNumaNode(GpuNodeState state, GpuDevice device) {
+    return state.healthy().stream()
+        .filter(other -> device.numaNode() >= 0 && other.numaNode() == device.numaNode());
   }
 
   private static List<GpuDevice> fittingIn(List<GpuDevice> group, List<GpuDevice> fitting) {
