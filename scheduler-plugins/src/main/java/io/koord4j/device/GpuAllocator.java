@@ -34,7 +34,11 @@ public final class GpuAllocator {
       }
       String partitionRule = partitionRule(inventory, request);
       Optional<GpuPartition> partition =
-          PartitionChooser.choose(inventory.partitionTable(), free, request);
+          PartitionChooser.choose(
+              inventory.partitionTable(),
+              free,
+              request,
+              p -> TopologyChooser.withinOneScope(devices(inventory, p.minors()), request.requiredScope()));
       if (partition.isPresent()) {
         return AllocationOutcome.allocated(allocation(inventory, request, partition.get().minors()));
       }
@@ -95,7 +99,11 @@ public final class GpuAllocator {
   }
 
   private static GpuAllocation allocation(NodeGpuInventory inventory, GpuRequest request, List<Integer> minors) {
-    return allocation(request, minors.stream().map(minor -> inventory.device(minor).orElseThrow()).toList());
+    return allocation(request, devices(inventory, minors));
+  }
+
+  private static List<GpuDevice> devices(NodeGpuInventory inventory, List<Integer> minors) {
+    return minors.stream().map(minor -> inventory.device(minor).orElseThrow()).toList();
   }
 
   private static GpuAllocation allocation(GpuRequest request, List<GpuDevice> devices) {

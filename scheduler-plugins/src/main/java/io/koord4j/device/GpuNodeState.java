@@ -20,10 +20,6 @@ final class GpuNodeState {
     this.healthy = inventory.healthyDevices();
   }
 
-  String nodeName() {
-    return inventory.nodeName();
-  }
-
   GpuPartitionTable partitionTable() {
     return inventory.partitionTable();
   }

@@ -1,5 +1,8 @@
 package io.koord4j.device;
 
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
 /** {@code allocatePolicy} of the pod annotation {@code scheduling.koordinator.sh/gpu-partition-spec}. */
 public enum PartitionAllocatePolicy {
   /** Only a partition of the best allocation score will do. */
@@ -18,9 +21,9 @@ public enum PartitionAllocatePolicy {
   }
 
   static String jsonNames() {
-    return java.util.Arrays.stream(values())
+    return Arrays.stream(values())
         .map(PartitionAllocatePolicy::jsonName)
-        .collect(java.util.stream.Collectors.joining(", "));
+        .collect(Collectors.joining(", "));
   }
 
   static PartitionAllocatePolicy fromJson(String value) {

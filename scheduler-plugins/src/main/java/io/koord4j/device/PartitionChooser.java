@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Picks the NVLink partition of exactly the requested size for a whole-GPU pod: the free one that
@@ -14,7 +15,14 @@ import java.util.Set;
 final class PartitionChooser {
   private PartitionChooser() {}
 
-  static Optional<GpuPartition> choose(GpuPartitionTable table, Set<Integer> freeMinors, GpuRequest request) {
+  /**
+   * @param withinRequiredScope whether a partition lies inside the pod's required topology scope
+   */
+  static Optional<GpuPartition> choose(
+      GpuPartitionTable table,
+      Set<Integer> freeMinors,
+      GpuRequest request,
+      Predicate<GpuPartition> withinRequiredScope) {
     List<GpuPartition> ofSize = table.partitionsOfSize(request.count());
     if (ofSize.isEmpty()) {
       return Optional.empty();
@@ -31,6 +39,7 @@ final class PartitionChooser {
             || p.allocationScore() == bestScore)
         .filter(p -> p.ringBusBandwidth() >= request.minRingBusBandwidth())
         .filter(p -> GpuPartitionTable.isFree(p, freeMinors))
+        .filter(withinRequiredScope)
         .max(preference);
   }
 

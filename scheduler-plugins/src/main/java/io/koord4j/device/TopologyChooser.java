@@ -35,6 +35,15 @@ final class TopologyChooser {
     return Optional.empty();
   }
 
+  /** Whether {@code devices} sit inside one scope of kind {@code scope} (null: anywhere). */
+  static boolean withinOneScope(List<GpuDevice> devices, TopologyScope scope) {
+    if (scope == null || scope == TopologyScope.NODE || devices.size() < 2) {
+      return true;
+    }
+    TopologyScope level = scope == TopologyScope.DEVICE ? TopologyScope.PCIE : scope;
+    return devices.stream().map(device -> key(device, level)).distinct().count() == 1;
+  }
+
   /** The scope kinds to try, tightest first; a Device scope holds one GPU, so PCIe will do. */
   private static List<TopologyScope> levelsAllowed(GpuRequest request) {
     TopologyScope widest = request.requiredScope() == null ? TopologyScope.NODE : request.requiredScope();

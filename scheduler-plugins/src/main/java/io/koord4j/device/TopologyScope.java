@@ -1,5 +1,8 @@
 package io.koord4j.device;
 
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
 /**
  * {@code requiredTopologyScope} of {@code scheduling.koordinator.sh/device-allocate-hint}: all GPUs
  * of a pod must sit inside one such scope. Declared from the tightest to the widest.
@@ -32,9 +35,9 @@ public enum TopologyScope {
   }
 
   static String jsonNames() {
-    return java.util.Arrays.stream(values())
+    return Arrays.stream(values())
         .map(TopologyScope::jsonName)
-        .collect(java.util.stream.Collectors.joining(", "));
+        .collect(Collectors.joining(", "));
   }
 
   static TopologyScope fromJson(String value) {

@@ -123,6 +123,14 @@ class GpuAllocatorTest {
   }
 
   @Test
+  void partitionsMustLieInsideTheRequiredScope() {
+    assertThat(minors(h100, NodeGpuUsage.NONE, GpuRequest.wholeGpus(4).withRequiredScope(TopologyScope.NUMA_NODE)))
+        .containsExactly(0, 1, 2, 3);
+    assertThat(reason(h100, NodeGpuUsage.NONE, GpuRequest.wholeGpus(4).withRequiredScope(TopologyScope.PCIE)))
+        .isEqualTo("node n1: no PCIe switch with 4 free GPUs (required scope PCIe)");
+  }
+
+  @Test
   void topologyPrefersScopesAlreadyInUse() {
     NodeGpuInventory a100 = GpuNodes.a100("n1");
 
