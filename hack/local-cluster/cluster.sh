@@ -215,6 +215,7 @@ start_apiserver() {
     --service-account-key-file "$PKI/sa.pub" --service-account-signing-key-file "$PKI/sa.key" \
     --service-cluster-ip-range 10.0.0.0/24 \
     --authorization-mode Node,RBAC --allow-privileged=true \
+    --endpoint-reconciler-type none \
     --max-requests-inflight 2000 --max-mutating-requests-inflight 1000
   wait_healthy kube-apiserver "$APISERVER/readyz" 120
 }

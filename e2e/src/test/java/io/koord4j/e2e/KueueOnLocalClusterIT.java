@@ -63,6 +63,8 @@ class KueueOnLocalClusterIT {
       client.namespaces().withName(NAMESPACE).delete();
       client.close();
     }
+    // Kueue claims every job labelled with a queue name; stop it so later tests own their jobs.
+    LocalCluster.script("kueue", "down");
   }
 
   private static void applyWhenWebhookAnswers(String yaml) {
