@@ -16,6 +16,9 @@ WEBHOOK_PORT=${WEBHOOK_PORT:-19444}
 LOG="$ROOT/queue-controller/target/demo-manager.log"
 TEAMS=(research-nlp research-vision platform-batch platform-serving)
 
+# The kubectl built with the cluster, whatever version the machine has on its PATH.
+kubectl() { bash "$CLUSTER" kubectl "$@"; }
+
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 say "local cluster"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A real Kubernetes control plane on 127.0.0.1, built from upstream Go modules:
 # etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok (fake nodes), and Kueue on demand.
-# Usage: cluster.sh build|up|down|status|logs <component>|nodes [flags]|kueue up|down|kubeconfig
+# Usage: cluster.sh build|up|down|status|logs <component>|nodes [flags]|kueue up|down|kubeconfig|kubectl <args>
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -447,5 +447,6 @@ case ${1:-} in
   nodes) shift; cmd_nodes "$@" ;;
   kueue) shift; cmd_kueue "$@" ;;
   kubeconfig) echo "$LOCAL_KUBECONFIG" ;;
-  *) die "usage: cluster.sh build|up|down|status|logs <component>|nodes [--count N --cpu C --memory M --gpus G --gpu-model X]|kueue up|down|kubeconfig" ;;
+  kubectl) shift; kubectl "$@" ;;
+  *) die "usage: cluster.sh build|up|down|status|logs <component>|nodes [--count N --cpu C --memory M --gpus G --gpu-model X]|kueue up|down|kubeconfig|kubectl <args>" ;;
 esac
