@@ -50,7 +50,8 @@ public final class CertificateAuthority {
   }
 
   /** A new CA whose certificate is valid for {@code validity} from {@code issuedAt}. */
-  public static CertificateAuthority create(String commonName, Instant issuedAt, Duration validity) {
+  public static CertificateAuthority create(
+      String commonName, Instant issuedAt, Duration validity) {
     KeyPair keys = newKeyPair();
     X500Name subject = new X500Name("CN=" + commonName);
     try {

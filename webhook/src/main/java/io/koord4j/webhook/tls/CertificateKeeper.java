@@ -42,7 +42,7 @@ public final class CertificateKeeper {
     return served;
   }
 
-  /** Brings the Secret and the caBundle up to date; returns the certificate to serve if it changed. */
+  /** Brings the Secret and the caBundle up to date; returns the new certificate to serve, if any. */
   public Optional<IssuedCertificate> refresh() {
     TlsMaterial material =
         certificates.current(clock.instant(), ca -> trust.trusts(ca, clock.instant()));
