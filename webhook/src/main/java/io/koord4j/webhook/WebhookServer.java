@@ -7,6 +7,7 @@ import io.koord4j.webhook.admission.JobMutator;
 import io.koord4j.webhook.admission.QueueLookup;
 import io.koord4j.webhook.http.AdmissionServer;
 import io.koord4j.webhook.registration.ClientEndpoint;
+import io.koord4j.webhook.registration.MutatingEndpoint;
 import io.koord4j.webhook.registration.ValidatingEndpoint;
 import io.koord4j.webhook.registration.WebhookConfigurations;
 import io.koord4j.webhook.registration.WebhookRegistrar;
@@ -38,6 +39,7 @@ public final class WebhookServer implements AutoCloseable {
 
   private final WebhookSettings settings;
   private final JobAdapters adapters;
+  private final List<MutatingEndpoint> mutators;
   private final List<ValidatingEndpoint> validators;
   private final Map<String, AdmissionHandler> routes;
   private final CertificateKeeper certificates;
@@ -57,18 +59,25 @@ public final class WebhookServer implements AutoCloseable {
 
   /**
    * @param queues the queues a job may name, per namespace
-   * @param validators validating webhooks to serve besides the job mutation
+   * @param mutators mutating webhooks to serve besides the job mutation
+   * @param validators validating webhooks to serve
    */
   public WebhookServer(
       KubernetesClient client,
       WebhookSettings settings,
       JobAdapters adapters,
       QueueLookup queues,
+      List<MutatingEndpoint> mutators,
       List<ValidatingEndpoint> validators) {
     this.settings = settings;
     this.adapters = adapters;
+    this.mutators = List.copyOf(mutators);
     this.validators = List.copyOf(validators);
-    this.routes = routes(new JobMutator(adapters, queues, settings.useNamespaceDefaultQueue()), validators);
+    this.routes =
+        routes(
+            new JobMutator(adapters, queues, settings.useNamespaceDefaultQueue()),
+            mutators,
+            validators);
     this.certificates =
         new CertificateKeeper(
             new SharedCertificates(
@@ -142,16 +151,17 @@ public final class WebhookServer implements AutoCloseable {
 
   private void register(String bundle) {
     registrar.apply(
-        configurations.mutating(adapters, endpoint, bundle),
+        configurations.mutating(adapters, mutators, endpoint, bundle),
         configurations.validating(validators, endpoint, bundle));
     LOG.info("trust bundle written to the webhook configurations");
   }
 
   private static Map<String, AdmissionHandler> routes(
-      JobMutator jobs, List<ValidatingEndpoint> validators) {
+      JobMutator jobs, List<MutatingEndpoint> mutators, List<ValidatingEndpoint> validators) {
     Map<String, AdmissionHandler> routes = new HashMap<>();
     routes.put(WebhookConfigurations.JOBS_PATH, jobs.handler(false));
     routes.put(WebhookConfigurations.MANAGED_NAMESPACE_JOBS_PATH, jobs.handler(true));
+    mutators.forEach(mutator -> routes.put(mutator.path(), mutator.handler()));
     validators.forEach(validator -> routes.put(validator.path(), validator.handler()));
     return routes;
   }

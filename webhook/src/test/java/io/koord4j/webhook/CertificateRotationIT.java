@@ -70,7 +70,8 @@ class CertificateRotationIT {
     WebhookSettings settings = WebhookServerIT.settings(ownNamespace, jobNamespace)
         .withRotation(Duration.ofSeconds(12), Duration.ofSeconds(6), Duration.ofMillis(250),
             Duration.ofSeconds(1));
-    server = new WebhookServer(client, settings, JobAdapters.builtIn(), ns -> Set.of("gpu"), List.of());
+    server = new WebhookServer(
+        client, settings, JobAdapters.builtIn(), ns -> Set.of("gpu"), List.of(), List.of());
     server.start();
     await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(
         () -> createJob("warm-up-" + UUID.randomUUID().toString().substring(0, 5)),
