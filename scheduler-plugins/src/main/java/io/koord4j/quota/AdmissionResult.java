@@ -33,18 +33,6 @@ public record AdmissionResult(
   }
 
   private String quantity(long amount) {
-    if (resource.equals("cpu")) {
-      return amount % 1000 == 0 ? Long.toString(amount / 1000) : amount + "m";
-    }
-    if (resource.contains("memory") || resource.contains("storage")) {
-      String[] suffixes = {"", "Ki", "Mi", "Gi", "Ti", "Pi"};
-      int k = 0;
-      while (k < suffixes.length - 1 && amount != 0 && amount % 1024 == 0) {
-        amount /= 1024;
-        k++;
-      }
-      return amount + suffixes[k];
-    }
-    return Long.toString(amount);
+    return BaseUnits.format(resource, amount);
   }
 }

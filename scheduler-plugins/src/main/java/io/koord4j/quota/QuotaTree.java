@@ -110,7 +110,24 @@ public final class QuotaTree {
 
   /** Every tree rule the specs break, one message each naming the quota; empty when valid. */
   public static List<String> violations(Collection<QuotaSpec> specs) {
-    return QuotaTreeValidator.violations(specs);
+    return violations(specs, (resource, amount) -> Long.toString(amount)).stream()
+        .map(QuotaViolation::toString)
+        .toList();
+  }
+
+  /**
+   * Every tree rule the specs break, ordered by quota, with the field at fault; amounts in the
+   * rules are written by {@code format}.
+   */
+  public static List<QuotaViolation> violations(
+      Collection<QuotaSpec> specs, AmountFormat format) {
+    return QuotaTreeValidator.violations(specs, format);
+  }
+
+  /** Writes an amount in base units for people, e.g. {@link BaseUnits#format}. */
+  @FunctionalInterface
+  public interface AmountFormat {
+    String format(String resource, long amount);
   }
 
   public boolean contains(String quota) {

@@ -1,7 +1,9 @@
 package io.koord4j.quota;
 
+import io.koord4j.quota.QuotaViolation.Field;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -12,31 +14,35 @@ final class QuotaTreeValidator {
 
   private final Map<String, QuotaSpec> byName = new HashMap<>();
   private final Map<String, List<QuotaSpec>> childrenByParent = new HashMap<>();
-  private final List<String> violations = new ArrayList<>();
+  private final List<QuotaViolation> violations = new ArrayList<>();
+  private final QuotaTree.AmountFormat format;
 
-  private QuotaTreeValidator() {}
+  private QuotaTreeValidator(QuotaTree.AmountFormat format) {
+    this.format = format;
+  }
 
-  /** Every broken rule, one message each naming the quota; empty when the tree is valid. */
-  static List<String> violations(Collection<QuotaSpec> specs) {
-    QuotaTreeValidator validator = new QuotaTreeValidator();
+  /** Every broken rule, ordered by quota; empty when the tree is valid. */
+  static List<QuotaViolation> violations(
+      Collection<QuotaSpec> specs, QuotaTree.AmountFormat format) {
+    QuotaTreeValidator validator = new QuotaTreeValidator(format);
     validator.index(specs);
     for (QuotaSpec spec : validator.byName.values()) {
       validator.checkAmounts(spec);
       validator.checkParent(spec);
     }
     validator.childrenByParent.forEach(validator::checkChildrenMin);
-    validator.violations.sort(null);
+    validator.violations.sort(Comparator.comparing(QuotaViolation::toString));
     return List.copyOf(validator.violations);
   }
 
   private void index(Collection<QuotaSpec> specs) {
     for (QuotaSpec spec : specs) {
       if (spec.name().isBlank()) {
-        violations.add("a quota has an empty name");
+        violations.add(new QuotaViolation("", Field.NAME, "", "a quota has an empty name"));
       } else if (spec.name().equals(QuotaTree.ROOT)) {
-        violations.add(quota(spec) + "the name is reserved for the implicit root quota");
+        report(spec, Field.NAME, "", "the name is reserved for the implicit root quota");
       } else if (byName.putIfAbsent(spec.name(), spec) != null) {
-        violations.add(quota(spec) + "the name is used by more than one quota");
+        report(spec, Field.NAME, "", "the name is used by more than one quota");
       } else if (!isRoot(spec.parent())) {
         childrenByParent.computeIfAbsent(spec.parent(), p -> new ArrayList<>()).add(spec);
       }
@@ -44,32 +50,38 @@ final class QuotaTreeValidator {
   }
 
   private void checkAmounts(QuotaSpec spec) {
-    checkNotNegative(spec, "min", spec.min());
-    checkNotNegative(spec, "max", spec.max());
-    checkNotNegative(spec, "shared-weight", spec.sharedWeight());
-    checkNotNegative(spec, "guaranteed", spec.guaranteed());
+    checkNotNegative(spec, Field.MIN, "min", spec.min());
+    checkNotNegative(spec, Field.MAX, "max", spec.max());
+    checkNotNegative(spec, Field.SHARED_WEIGHT, "shared-weight", spec.sharedWeight());
+    checkNotNegative(spec, Field.GUARANTEED, "guaranteed", spec.guaranteed());
     for (String resource : spec.min().resourceNames()) {
       if (!spec.max().has(resource)) {
-        violations.add(quota(spec) + "min names " + resource + ", which max does not");
+        report(spec, Field.MIN, resource, "min names " + resource + ", which max does not");
       } else if (spec.min().get(resource) > spec.max().get(resource)) {
-        violations.add(
-            quota(spec)
-                + "min "
+        report(
+            spec,
+            Field.MIN,
+            resource,
+            "min "
                 + resource
                 + " ("
-                + spec.min().get(resource)
+                + amount(resource, spec.min())
                 + ") exceeds max ("
-                + spec.max().get(resource)
+                + amount(resource, spec.max())
                 + ")");
       }
     }
   }
 
-  private void checkNotNegative(QuotaSpec spec, String field, ResourceVector amounts) {
+  private void checkNotNegative(
+      QuotaSpec spec, Field field, String fieldName, ResourceVector amounts) {
     for (String resource : amounts.resourceNames()) {
       if (amounts.get(resource) < 0) {
-        violations.add(
-            quota(spec) + field + " " + resource + " is negative (" + amounts.get(resource) + ")");
+        report(
+            spec,
+            field,
+            resource,
+            fieldName + " " + resource + " is negative (" + amount(resource, amounts) + ")");
       }
     }
   }
@@ -80,24 +92,23 @@ final class QuotaTreeValidator {
     }
     QuotaSpec parent = byName.get(spec.parent());
     if (parent == null) {
-      violations.add(quota(spec) + "parent \"" + spec.parent() + "\" does not exist");
+      report(spec, Field.PARENT, "", "parent \"" + spec.parent() + "\" does not exist");
       return;
     }
     if (!parent.isParent()) {
-      violations.add(
-          quota(spec)
-              + "parent \""
-              + parent.name()
-              + "\" is not a parent quota (is-parent is not \"true\")");
+      report(
+          spec,
+          Field.PARENT,
+          "",
+          "parent \"" + parent.name() + "\" is not a parent quota (is-parent is not \"true\")");
     }
     for (String resource : spec.max().resourceNames()) {
       if (!parent.max().has(resource)) {
-        violations.add(
-            quota(spec)
-                + "max names "
-                + resource
-                + ", which the max of its parent \""
-                + parent.name()
+        report(
+            spec,
+            Field.MAX,
+            resource,
+            "max names " + resource + ", which the max of its parent \"" + parent.name()
                 + "\" does not");
       }
     }
@@ -111,9 +122,12 @@ final class QuotaTreeValidator {
     while (current != null) {
       if (!chain.add(current.name())) {
         if (current.name().equals(spec.name())) {
-          violations.add(
-              quota(spec) + "its parent chain loops back to it (" + String.join(" -> ", chain)
-                  + " -> " + spec.name() + ")");
+          report(
+              spec,
+              Field.PARENT,
+              "",
+              "its parent chain loops back to it (" + String.join(" -> ", chain) + " -> "
+                  + spec.name() + ")");
         }
         return; // a loop that does not contain this quota is reported by its members
       }
@@ -132,14 +146,16 @@ final class QuotaTreeValidator {
     }
     for (String resource : sum.resourceNames()) {
       if (sum.get(resource) > parent.min().get(resource)) {
-        violations.add(
-            quota(parent)
-                + "its children's min "
+        report(
+            parent,
+            Field.MIN,
+            resource,
+            "its children's min "
                 + resource
                 + " sums to "
-                + sum.get(resource)
+                + amount(resource, sum)
                 + ", above its own min ("
-                + parent.min().get(resource)
+                + amount(resource, parent.min())
                 + ")");
       }
     }
@@ -149,7 +165,11 @@ final class QuotaTreeValidator {
     return parent.isEmpty() || parent.equals(QuotaTree.ROOT);
   }
 
-  private static String quota(QuotaSpec spec) {
-    return "quota \"" + spec.name() + "\": ";
+  private void report(QuotaSpec spec, Field field, String resource, String rule) {
+    violations.add(new QuotaViolation(spec.name(), field, resource, rule));
+  }
+
+  private String amount(String resource, ResourceVector amounts) {
+    return format.format(resource, amounts.get(resource));
   }
 }

@@ -106,6 +106,26 @@ class QuotaTreeTest {
   }
 
   @Test
+  void violationsNameTheFieldAtFaultAndFormatAmounts() {
+    List<QuotaViolation> violations =
+        QuotaTree.violations(
+            List.of(
+                QuotaSpec.group("p", "", cpu(10_000), cpu(100_000)),
+                QuotaSpec.leaf("a", "p", cpu(12_000), ResourceVector.of("cpu", 100_000, "gpu", 8)),
+                QuotaSpec.leaf("b", "nope", cpu(0), cpu(1))),
+            (resource, amount) -> amount / 1000 + " cores");
+
+    assertThat(violations)
+        .containsExactly(
+            new QuotaViolation("a", QuotaViolation.Field.MAX, "gpu",
+                "max names gpu, which the max of its parent \"p\" does not"),
+            new QuotaViolation("b", QuotaViolation.Field.PARENT, "",
+                "parent \"nope\" does not exist"),
+            new QuotaViolation("p", QuotaViolation.Field.MIN, "cpu",
+                "its children's min cpu sums to 12 cores, above its own min (10 cores)"));
+  }
+
+  @Test
   void ofThrowsWithEveryViolationInTheMessage() {
     assertThatThrownBy(
             () ->

@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.koord4j.jobs.JobAdapters;
 import io.koord4j.webhook.admission.ApiServerQueueLookup;
-import java.util.List;
+import io.koord4j.webhook.admission.quota.ApiServerQuotaLookup;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -34,7 +34,12 @@ public final class WebhookMain {
     KubernetesClient client = new KubernetesClientBuilder().build();
     WebhookServer server =
         new WebhookServer(
-            client, settings, JobAdapters.builtIn(), new ApiServerQueueLookup(client), List.of());
+            client,
+            settings,
+            JobAdapters.builtIn(),
+            new ApiServerQueueLookup(client),
+            ResourceWebhooks.mutating(),
+            ResourceWebhooks.validating(new ApiServerQuotaLookup(client)));
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(

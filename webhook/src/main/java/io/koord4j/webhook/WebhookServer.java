@@ -7,15 +7,16 @@ import io.koord4j.webhook.admission.JobMutator;
 import io.koord4j.webhook.admission.QueueLookup;
 import io.koord4j.webhook.http.AdmissionServer;
 import io.koord4j.webhook.registration.ClientEndpoint;
+import io.koord4j.webhook.registration.MutatingEndpoint;
 import io.koord4j.webhook.registration.ValidatingEndpoint;
 import io.koord4j.webhook.registration.WebhookConfigurations;
 import io.koord4j.webhook.registration.WebhookRegistrar;
+import io.koord4j.webhook.tls.CertificateKeeper;
 import io.koord4j.webhook.tls.CertificateRotation;
 import io.koord4j.webhook.tls.KubernetesSecretStore;
 import io.koord4j.webhook.tls.ReloadableKeyManager;
 import io.koord4j.webhook.tls.SharedCertificates;
-import io.koord4j.webhook.tls.TlsMaterial;
-import java.time.Instant;
+import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,18 +31,18 @@ import org.slf4j.LoggerFactory;
  * server, and the webhook configurations that point the API server at it. Runs alone through
  * {@link WebhookMain} or embedded in the manager.
  *
- * <p>Rotation order, so that no admission call fails: the new trust bundle (new and old CA) is
- * written to the configurations first; a certificate of a new CA is served only a settle delay
- * later. A serving certificate of the same CA is served at once.
+ * <p>Certificates rotate without failing an admission call: see {@link CertificateRotation} for
+ * the plan and {@link CertificateKeeper} for what each replica serves meanwhile.
  */
 public final class WebhookServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
 
   private final WebhookSettings settings;
   private final JobAdapters adapters;
+  private final List<MutatingEndpoint> mutators;
   private final List<ValidatingEndpoint> validators;
   private final Map<String, AdmissionHandler> routes;
-  private final SharedCertificates certificates;
+  private final CertificateKeeper certificates;
   private final WebhookConfigurations configurations;
   private final WebhookRegistrar registrar;
   private final ScheduledExecutorService refresher =
@@ -55,30 +56,37 @@ public final class WebhookServer implements AutoCloseable {
   private AdmissionServer server;
   private ReloadableKeyManager keys;
   private ClientEndpoint endpoint;
-  private String registeredBundle;
 
   /**
    * @param queues the queues a job may name, per namespace
-   * @param validators validating webhooks to serve besides the job mutation
+   * @param mutators mutating webhooks to serve besides the job mutation
+   * @param validators validating webhooks to serve
    */
   public WebhookServer(
       KubernetesClient client,
       WebhookSettings settings,
       JobAdapters adapters,
       QueueLookup queues,
+      List<MutatingEndpoint> mutators,
       List<ValidatingEndpoint> validators) {
     this.settings = settings;
     this.adapters = adapters;
+    this.mutators = List.copyOf(mutators);
     this.validators = List.copyOf(validators);
-    this.routes = routes(new JobMutator(adapters, queues, settings.useNamespaceDefaultQueue()), validators);
+    this.routes =
+        routes(
+            new JobMutator(adapters, queues, settings.useNamespaceDefaultQueue()),
+            mutators,
+            validators);
     this.certificates =
-        new SharedCertificates(
-            new KubernetesSecretStore(client, settings.namespace(), settings.secretName()),
-            new CertificateRotation(
-                "koord4j-webhook-ca",
-                settings.subjectAltNames(),
-                settings.caValidity(),
-                settings.servingValidity()));
+        new CertificateKeeper(
+            new SharedCertificates(
+                new KubernetesSecretStore(client, settings.namespace(), settings.secretName()),
+                new CertificateRotation(
+                    "koord4j-webhook-ca", settings.subjectAltNames(), settings.rotationTiming())),
+            this::register,
+            settings.settleDelay(),
+            Clock.systemUTC());
     this.configurations =
         new WebhookConfigurations(
             settings.configurationNames(),
@@ -90,15 +98,14 @@ public final class WebhookServer implements AutoCloseable {
 
   /** Gets the certificates, starts serving, registers the configurations, then keeps them fresh. */
   public synchronized void start() {
-    TlsMaterial material = certificates.current(Instant.now());
-    keys = new ReloadableKeyManager(material.serving());
+    keys = new ReloadableKeyManager(certificates.initial());
     server = AdmissionServer.start(settings.bindHost(), settings.port(), keys, routes);
     endpoint =
         settings.localUrlHost() != null
             ? new ClientEndpoint.Url(settings.localUrlHost(), server.port())
             : new ClientEndpoint.Service(
                 settings.namespace(), settings.serviceName(), settings.servicePort());
-    register(material.trustBundlePem());
+    refresh();
     long period = settings.refreshPeriod().toMillis();
     refresher.scheduleWithFixedDelay(this::refreshLogged, period, period, TimeUnit.MILLISECONDS);
     LOG.info("admission webhook serving on port {}", server.port());
@@ -127,39 +134,34 @@ public final class WebhookServer implements AutoCloseable {
       refresh();
     } catch (RuntimeException e) {
       LOG.warn("certificate refresh failed; retrying in {}", settings.refreshPeriod(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 
-  private void refresh() throws InterruptedException {
-    TlsMaterial material = certificates.current(Instant.now());
-    String bundle = material.trustBundlePem();
-    if (!bundle.equals(registeredBundle)) {
-      register(bundle);
-      LOG.info("trust bundle changed; serving the new certificate in {}", settings.settleDelay());
-      Thread.sleep(settings.settleDelay().toMillis());
-    }
-    if (!material.serving().certificate().equals(keys.servedCertificate())) {
-      keys.swap(material.serving());
-      LOG.info(
-          "serving certificate renewed, valid until {}",
-          material.serving().certificate().getNotAfter());
-    }
+  private void refresh() {
+    certificates
+        .refresh()
+        .ifPresent(
+            serving -> {
+              keys.swap(serving);
+              LOG.info(
+                  "serving certificate renewed, valid until {}",
+                  serving.certificate().getNotAfter());
+            });
   }
 
   private void register(String bundle) {
     registrar.apply(
-        configurations.mutating(adapters, endpoint, bundle),
+        configurations.mutating(adapters, mutators, endpoint, bundle),
         configurations.validating(validators, endpoint, bundle));
-    registeredBundle = bundle;
+    LOG.info("trust bundle written to the webhook configurations");
   }
 
   private static Map<String, AdmissionHandler> routes(
-      JobMutator jobs, List<ValidatingEndpoint> validators) {
+      JobMutator jobs, List<MutatingEndpoint> mutators, List<ValidatingEndpoint> validators) {
     Map<String, AdmissionHandler> routes = new HashMap<>();
     routes.put(WebhookConfigurations.JOBS_PATH, jobs.handler(false));
     routes.put(WebhookConfigurations.MANAGED_NAMESPACE_JOBS_PATH, jobs.handler(true));
+    mutators.forEach(mutator -> routes.put(mutator.path(), mutator.handler()));
     validators.forEach(validator -> routes.put(validator.path(), validator.handler()));
     return routes;
   }

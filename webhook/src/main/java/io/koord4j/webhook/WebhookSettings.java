@@ -2,6 +2,7 @@ package io.koord4j.webhook;
 
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.koord4j.webhook.registration.WebhookConfigurations;
+import io.koord4j.webhook.tls.RotationTiming;
 import java.time.Duration;
 import java.util.List;
 
@@ -20,8 +21,8 @@ import java.util.List;
  * @param caValidity how long a CA is valid
  * @param servingValidity how long a serving certificate is valid
  * @param refreshPeriod how often the Secret is checked for rotation
- * @param settleDelay after a caBundle change, how long to wait before serving a certificate of
- *     the new CA, so that the API server has seen the new bundle
+ * @param settleDelay how long the API server may take to use a newly written caBundle: a
+ *     certificate of a new CA is served only that long after the CA joined the bundle
  * @param managedNamespaces namespaces whose jobs are all queued, or null for none
  * @param useNamespaceDefaultQueue whether a job without a queue label joins its namespace's queue
  *     named {@code default}
@@ -59,6 +60,16 @@ public record WebhookSettings(
         Duration.ofSeconds(10),
         null,
         false);
+  }
+
+  /**
+   * The rotation timing these settings imply.
+   *
+   * @throws IllegalArgumentException when the validities are too short for the refresh period and
+   *     settle delay to rotate without a failed admission call
+   */
+  public RotationTiming rotationTiming() {
+    return new RotationTiming(caValidity, servingValidity, refreshPeriod, settleDelay);
   }
 
   /** DNS names of the Service, and 127.0.0.1 for an API server on this machine. */

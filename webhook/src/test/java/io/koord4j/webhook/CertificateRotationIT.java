@@ -26,9 +26,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Serving certificate and CA renewed while jobs are created: no create fails. */
 class CertificateRotationIT {
+  private static final Logger LOG = LoggerFactory.getLogger(CertificateRotationIT.class);
+
   private KubernetesClient client;
   private String ownNamespace;
   private String jobNamespace;
@@ -62,11 +66,12 @@ class CertificateRotationIT {
 
   @Test
   void fiftyJobsPerSecondForTenSecondsWhileCertificatesRotate() throws Exception {
-    // Serving renewed every ~4 s, CA every ~8 s (renewal at a third of the validity left).
+    // Serving renewed every ~4 s, CA change started every ~8 s (at a third of the validity left).
     WebhookSettings settings = WebhookServerIT.settings(ownNamespace, jobNamespace)
         .withRotation(Duration.ofSeconds(12), Duration.ofSeconds(6), Duration.ofMillis(250),
-            Duration.ofMillis(1500));
-    server = new WebhookServer(client, settings, JobAdapters.builtIn(), ns -> Set.of("gpu"), List.of());
+            Duration.ofSeconds(1));
+    server = new WebhookServer(
+        client, settings, JobAdapters.builtIn(), ns -> Set.of("gpu"), List.of(), List.of());
     server.start();
     await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(
         () -> createJob("warm-up-" + UUID.randomUUID().toString().substring(0, 5)),
@@ -90,7 +95,8 @@ class CertificateRotationIT {
             unsuspended.incrementAndGet();
           }
         } catch (RuntimeException e) {
-          failures.add(name + ": " + e.getMessage());
+          LOG.warn("create of {} failed: {}", name, causes(e));
+          failures.add(name + ": " + causes(e));
         }
       });
     }
@@ -102,6 +108,16 @@ class CertificateRotationIT {
     assertThat(unsuspended).hasValue(0);
     assertThat(after.signer().certificate()).isNotEqualTo(before.signer().certificate());
     assertThat(after.serving().certificate()).isNotEqualTo(before.serving().certificate());
+  }
+
+  /** Each exception in the cause chain with its class, so that a failure says what it was. */
+  private static String causes(Throwable failure) {
+    StringBuilder text = new StringBuilder();
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      text.append(cause == failure ? "" : " <- caused by ")
+          .append(cause.getClass().getName()).append(": ").append(cause.getMessage());
+    }
+    return text.toString();
   }
 
   private TlsMaterial material() {

@@ -62,7 +62,7 @@ class WebhookServerIT {
   @Test
   void queuedJobsAreStoredSuspendedAndStoppedServerRefusesOnlyThem() {
     server = new WebhookServer(client, settings(ownNamespace, jobNamespace), JobAdapters.builtIn(),
-        namespace -> Set.of("gpu"), List.of());
+        namespace -> Set.of("gpu"), List.of(), List.of());
     server.start();
 
     MutatingWebhookConfiguration config = client.admissionRegistration().v1()

@@ -18,6 +18,9 @@ import java.util.List;
 public final class AdmissionResponses {
   private AdmissionResponses() {}
 
+  /** The code the API server gives invalid objects. */
+  private static final int HTTP_UNPROCESSABLE_ENTITY = 422;
+
   private static final EnumSet<DiffFlags> PLAIN_OPERATIONS =
       EnumSet.of(
           DiffFlags.OMIT_VALUE_ON_REMOVE,
@@ -48,6 +51,13 @@ public final class AdmissionResponses {
             .withPatchType("JSONPatch")
             .withPatch(Base64.getEncoder().encodeToString(json))
             .build());
+  }
+
+  /** Allows the request when {@code violations} is empty, else refuses it naming them all. */
+  public static AdmissionReview allowUnless(AdmissionRequest request, List<String> violations) {
+    return violations.isEmpty()
+        ? allow(request)
+        : deny(request, HTTP_UNPROCESSABLE_ENTITY, String.join("; ", violations));
   }
 
   /** Refuses the request; {@code message} is shown to the user, so it names field and rule. */

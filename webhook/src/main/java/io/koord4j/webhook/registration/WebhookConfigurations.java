@@ -39,10 +39,11 @@ import java.util.Map;
  *       namespaces it overlaps entry 3, and the mutation is idempotent.
  * </ol>
  *
- * Entries 1–3 and every validating entry fail closed (failurePolicy Fail): a queued job must not
- * start unqueued. koord4j's own namespace is never matched, so koord4j can always start. Jobs
- * named only by the {@code koord-queue/queue-name} annotation reach the webhook through entries 3
- * or 4 only, since annotations cannot be selected.
+ * Entries 1–3, the mutating entries of other objects and every validating entry fail closed
+ * (failurePolicy Fail): a queued job must not start unqueued, nor a quota skip its checks.
+ * koord4j's own namespace is never matched, so koord4j can always start. Jobs named only by the
+ * {@code koord-queue/queue-name} annotation reach the webhook through entries 3 or 4 only, since
+ * annotations cannot be selected.
  */
 public final class WebhookConfigurations {
   /** Where the API server sends jobs matched by their labels. */
@@ -80,23 +81,26 @@ public final class WebhookConfigurations {
   }
 
   public MutatingWebhookConfiguration mutating(
-      JobAdapters adapters, ClientEndpoint endpoint, String caBundlePem) {
+      JobAdapters adapters,
+      List<MutatingEndpoint> mutators,
+      ClientEndpoint endpoint,
+      String caBundlePem) {
     List<RuleWithOperations> rules = adapters.all().stream().map(WebhookConfigurations::createRule).toList();
     List<MutatingWebhook> webhooks = new ArrayList<>();
     webhooks.add(
-        jobsWebhook("queue-name.jobs.koord4j.io", rules, endpoint, caBundlePem, JOBS_PATH)
+        mutatingWebhook("queue-name.jobs.koord4j.io", rules, endpoint, caBundlePem, JOBS_PATH)
             .withObjectSelector(selector(exists(WellKnown.KUEUE_QUEUE_NAME)))
             .withNamespaceSelector(notOwnNamespace(null))
             .build());
     webhooks.add(
-        jobsWebhook("quota-name.jobs.koord4j.io", rules, endpoint, caBundlePem, JOBS_PATH)
+        mutatingWebhook("quota-name.jobs.koord4j.io", rules, endpoint, caBundlePem, JOBS_PATH)
             .withObjectSelector(
                 selector(exists(WellKnown.QUOTA_NAME), absent(WellKnown.KUEUE_QUEUE_NAME)))
             .withNamespaceSelector(notOwnNamespace(null))
             .build());
     if (managedNamespaces != null) {
       webhooks.add(
-          jobsWebhook(
+          mutatingWebhook(
                   "managed-namespaces.jobs.koord4j.io",
                   rules,
                   endpoint,
@@ -108,10 +112,17 @@ public final class WebhookConfigurations {
     }
     if (useNamespaceDefaultQueue) {
       webhooks.add(
-          jobsWebhook("default-queue.jobs.koord4j.io", rules, endpoint, caBundlePem, JOBS_PATH)
+          mutatingWebhook(
+                  "default-queue.jobs.koord4j.io", rules, endpoint, caBundlePem, JOBS_PATH)
               .withObjectSelector(unlabelled())
               .withNamespaceSelector(notOwnNamespace(null))
               .withFailurePolicy("Ignore")
+              .build());
+    }
+    for (MutatingEndpoint mutator : mutators) {
+      webhooks.add(
+          mutatingWebhook(mutator.name(), mutator.rules(), endpoint, caBundlePem, mutator.path())
+              .withNamespaceSelector(notOwnNamespace(null))
               .build());
     }
     return new MutatingWebhookConfigurationBuilder()
@@ -149,7 +160,7 @@ public final class WebhookConfigurations {
         .build();
   }
 
-  private static MutatingWebhookBuilder jobsWebhook(
+  private static MutatingWebhookBuilder mutatingWebhook(
       String name,
       List<RuleWithOperations> rules,
       ClientEndpoint endpoint,

@@ -46,12 +46,18 @@ public final class CertificateAuthority {
 
   /** A new CA whose certificate is valid for {@code validity} from now. */
   public static CertificateAuthority create(String commonName, Duration validity) {
+    return create(commonName, Instant.now(), validity);
+  }
+
+  /** A new CA whose certificate is valid for {@code validity} from {@code issuedAt}. */
+  public static CertificateAuthority create(
+      String commonName, Instant issuedAt, Duration validity) {
     KeyPair keys = newKeyPair();
     X500Name subject = new X500Name("CN=" + commonName);
     try {
       X509Certificate cert =
           sign(
-              builder(subject, subject, keys, validity)
+              builder(subject, subject, keys, issuedAt, validity)
                   .addExtension(Extension.basicConstraints, true, new BasicConstraints(true))
                   .addExtension(
                       Extension.keyUsage,
@@ -75,13 +81,19 @@ public final class CertificateAuthority {
    * parse as IP literals become IP SANs.
    */
   public IssuedCertificate issueServing(List<String> subjectAltNames, Duration validity) {
+    return issueServing(subjectAltNames, Instant.now(), validity);
+  }
+
+  /** As {@link #issueServing(List, Duration)}, valid for {@code validity} from {@code issuedAt}. */
+  public IssuedCertificate issueServing(
+      List<String> subjectAltNames, Instant issuedAt, Duration validity) {
     KeyPair keys = newKeyPair();
     X500Name subject = new X500Name("CN=" + subjectAltNames.get(0));
     X500Name issuer = new X500Name(certificate.getSubjectX500Principal().getName());
     try {
       X509Certificate cert =
           sign(
-              builder(subject, issuer, keys, validity)
+              builder(subject, issuer, keys, issuedAt, validity)
                   .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
                   .addExtension(
                       Extension.keyUsage,
@@ -124,13 +136,13 @@ public final class CertificateAuthority {
   }
 
   private static JcaX509v3CertificateBuilder builder(
-      X500Name subject, X500Name issuer, KeyPair keys, Duration validity) {
-    Instant now = Instant.now();
+      X500Name subject, X500Name issuer, KeyPair keys, Instant issuedAt, Duration validity) {
+    // Backdated a little, so that a verifier whose clock is slightly behind accepts it at once.
     return new JcaX509v3CertificateBuilder(
         issuer,
         new BigInteger(64, RANDOM),
-        Date.from(now.minus(Duration.ofMinutes(5))),
-        Date.from(now.plus(validity)),
+        Date.from(issuedAt.minus(Duration.ofMinutes(5))),
+        Date.from(issuedAt.plus(validity)),
         subject,
         keys.getPublic());
   }

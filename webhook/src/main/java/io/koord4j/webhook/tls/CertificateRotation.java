@@ -1,6 +1,7 @@
 package io.koord4j.webhook.tls;
 
 import io.koord4j.webhook.tls.CertificateAuthority.IssuedCertificate;
+import java.security.GeneralSecurityException;
 import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -10,74 +11,117 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
- * When to renew the webhook's certificates, and what replaces them. A certificate is renewed when
- * less than a third of its configured validity remains, which leaves two thirds of a lifetime for
- * every replica to pick up the new one.
+ * When to renew the webhook's certificates, and what replaces them: the Secret's next state.
  *
  * <p>Renewing the serving certificate keeps the CA, so the API server's trust does not change.
- * Renewing the CA issues a new serving certificate too; the new trust bundle holds the new CA and
- * the one it replaces, so certificates of either are trusted during the change.
+ * Renewing the CA takes two steps, because the API server must trust a CA before any certificate
+ * it signs is served: first the incoming CA joins the trust bundle while the old CA keeps signing
+ * (and renewing) the serving certificate; once the API server trusts the incoming CA it becomes
+ * the signer and issues the serving certificate. The old CA stays in the bundle until it expires,
+ * so that replicas still serving its certificate stay trusted while they reload. {@link
+ * RotationTiming} makes sure the margins cover these steps.
  */
 public final class CertificateRotation {
   private final String caName;
   private final List<String> subjectAltNames;
-  private final Duration caValidity;
-  private final Duration servingValidity;
+  private final RotationTiming timing;
 
-  public CertificateRotation(
-      String caName, List<String> subjectAltNames, Duration caValidity, Duration servingValidity) {
+  public CertificateRotation(String caName, List<String> subjectAltNames, RotationTiming timing) {
     this.caName = caName;
     this.subjectAltNames = List.copyOf(subjectAltNames);
-    this.caValidity = caValidity;
-    this.servingValidity = servingValidity;
+    this.timing = timing;
   }
 
   /** A new CA and a serving certificate, for a Secret that does not exist yet. */
-  public TlsMaterial fresh() {
-    CertificateAuthority ca = CertificateAuthority.create(caName, caValidity);
-    return new TlsMaterial(ca, List.of(ca.certificate()), issue(ca));
+  public TlsMaterial fresh(Instant now) {
+    CertificateAuthority ca = CertificateAuthority.create(caName, now, timing.caValidity());
+    return new TlsMaterial(ca, Optional.empty(), List.of(ca.certificate()), issue(ca, now));
   }
 
-  /** What should replace {@code current} at {@code now}, or empty while it is good. */
-  public Optional<TlsMaterial> rotate(TlsMaterial current, Instant now) {
-    if (renewalDue(current.signer().certificate(), caValidity, now)) {
-      CertificateAuthority next = CertificateAuthority.create(caName, caValidity);
-      List<X509Certificate> bundle =
-          Stream.concat(Stream.of(next.certificate()), unexpired(current.signer().certificate(), now))
-              .toList();
-      return Optional.of(new TlsMaterial(next, bundle, issue(next)));
+  /**
+   * What should replace {@code current} at {@code now}, or empty while it is good.
+   *
+   * @param trustedByApiServer whether the API server already trusts a CA (it has been in the
+   *     caBundle for a settle delay)
+   */
+  public Optional<TlsMaterial> rotate(
+      TlsMaterial current, Instant now, Predicate<X509Certificate> trustedByApiServer) {
+    CertificateAuthority signer = current.signer();
+    if (!signer.certificate().getNotAfter().toInstant().isAfter(now)) {
+      // Down for longer than the renewal margin: nothing in the Secret is usable any more.
+      return Optional.of(fresh(now));
     }
-    X509Certificate serving = current.serving().certificate();
-    boolean stale =
-        renewalDue(serving, servingValidity, now)
-            || !serving.getIssuerX500Principal()
-                .equals(current.signer().certificate().getSubjectX500Principal())
-            || !subjectAltNames(serving).equals(new HashSet<>(subjectAltNames));
-    if (!stale) {
+    Optional<CertificateAuthority> incoming = current.incoming();
+    if (incoming.isPresent() && trustedByApiServer.test(incoming.get().certificate())) {
+      CertificateAuthority promoted = incoming.get();
+      return Optional.of(
+          new TlsMaterial(
+              promoted,
+              Optional.empty(),
+              bundle(Stream.of(promoted.certificate()), current.trustBundle().stream(), now),
+              issue(promoted, now)));
+    }
+    boolean servingStale = servingStale(current, now);
+    if (incoming.isEmpty() && remainingBelow(signer.certificate(), timing.caRenewBefore(), now)) {
+      CertificateAuthority next = CertificateAuthority.create(caName, now, timing.caValidity());
+      return Optional.of(
+          new TlsMaterial(
+              signer,
+              Optional.of(next),
+              bundle(
+                  Stream.of(signer.certificate(), next.certificate()),
+                  current.trustBundle().stream(),
+                  now),
+              servingStale ? issue(signer, now) : current.serving()));
+    }
+    if (!servingStale) {
       return Optional.empty();
     }
-    List<X509Certificate> bundle =
-        current.trustBundle().stream().flatMap(certificate -> unexpired(certificate, now)).toList();
-    return Optional.of(new TlsMaterial(current.signer(), bundle, issue(current.signer())));
+    return Optional.of(
+        new TlsMaterial(
+            signer,
+            incoming,
+            bundle(Stream.empty(), current.trustBundle().stream(), now),
+            issue(signer, now)));
   }
 
-  /** Whether less than a third of {@code validity} remains before the certificate expires. */
-  static boolean renewalDue(X509Certificate certificate, Duration validity, Instant now) {
+  /** Whether less than {@code margin} remains before the certificate expires. */
+  static boolean remainingBelow(X509Certificate certificate, Duration margin, Instant now) {
     Duration remaining = Duration.between(now, certificate.getNotAfter().toInstant());
-    return remaining.compareTo(validity.dividedBy(3)) < 0;
+    return remaining.compareTo(margin) < 0;
   }
 
-  private IssuedCertificate issue(CertificateAuthority ca) {
-    return ca.issueServing(subjectAltNames, servingValidity);
+  private boolean servingStale(TlsMaterial current, Instant now) {
+    X509Certificate serving = current.serving().certificate();
+    return remainingBelow(serving, timing.servingRenewBefore(), now)
+        || !signedBy(serving, current.signer().certificate())
+        || !subjectAltNames(serving).equals(new HashSet<>(subjectAltNames));
   }
 
-  private static Stream<X509Certificate> unexpired(X509Certificate certificate, Instant now) {
-    return certificate.getNotAfter().toInstant().isAfter(now)
-        ? Stream.of(certificate)
-        : Stream.empty();
+  /** By signature: every CA this webhook creates has the same name. */
+  private static boolean signedBy(X509Certificate certificate, X509Certificate ca) {
+    try {
+      certificate.verify(ca.getPublicKey());
+      return true;
+    } catch (GeneralSecurityException e) {
+      return false;
+    }
+  }
+
+  private IssuedCertificate issue(CertificateAuthority ca, Instant now) {
+    return ca.issueServing(subjectAltNames, now, timing.servingValidity());
+  }
+
+  /** {@code first} in order, then the rest of the unexpired {@code kept}, without repeats. */
+  private static List<X509Certificate> bundle(
+      Stream<X509Certificate> first, Stream<X509Certificate> kept, Instant now) {
+    return Stream.concat(first, kept.filter(ca -> ca.getNotAfter().toInstant().isAfter(now)))
+        .distinct()
+        .toList();
   }
 
   private static Set<String> subjectAltNames(X509Certificate certificate) {

@@ -31,10 +31,6 @@ public final class ReloadableKeyManager extends X509ExtendedKeyManager {
     served.updateAndGet(now -> new Served(next, now.current()));
   }
 
-  public X509Certificate servedCertificate() {
-    return served.get().current().certificate();
-  }
-
   @Override
   public String chooseEngineServerAlias(String keyType, Principal[] issuers, SSLEngine engine) {
     return aliasFor(keyType);

@@ -1,7 +1,9 @@
 package io.koord4j.webhook.tls;
 
+import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Makes all replicas serve the same certificates: the first replica to find no Secret creates it,
@@ -20,18 +22,23 @@ public final class SharedCertificates {
     this.rotation = rotation;
   }
 
-  /** The material to serve at {@code now}, created or rotated in the Secret when needed. */
-  public TlsMaterial current(Instant now) {
+  /**
+   * The material to serve at {@code now}, created or rotated in the Secret when needed.
+   *
+   * @param trustedByApiServer whether the API server already trusts a CA
+   */
+  public TlsMaterial current(Instant now, Predicate<X509Certificate> trustedByApiServer) {
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
       Optional<SecretStore.Stored> stored = store.read();
       if (stored.isEmpty()) {
-        TlsMaterial fresh = rotation.fresh();
+        TlsMaterial fresh = rotation.fresh(now);
         if (store.createIfAbsent(fresh.toSecretData())) {
           return fresh;
         }
         continue;
       }
-      Optional<TlsMaterial> replacement = replacementFor(stored.get(), now);
+      Optional<TlsMaterial> replacement =
+          replacementFor(stored.get(), now, trustedByApiServer);
       if (replacement.isEmpty()) {
         return TlsMaterial.fromSecretData(stored.get().data());
       }
@@ -44,13 +51,14 @@ public final class SharedCertificates {
   }
 
   /** A Secret that cannot be read (edited by hand, truncated) is replaced by fresh material. */
-  private Optional<TlsMaterial> replacementFor(SecretStore.Stored stored, Instant now) {
+  private Optional<TlsMaterial> replacementFor(
+      SecretStore.Stored stored, Instant now, Predicate<X509Certificate> trustedByApiServer) {
     TlsMaterial material;
     try {
       material = TlsMaterial.fromSecretData(stored.data());
     } catch (IllegalArgumentException e) {
-      return Optional.of(rotation.fresh());
+      return Optional.of(rotation.fresh(now));
     }
-    return rotation.rotate(material, now);
+    return rotation.rotate(material, now, trustedByApiServer);
   }
 }

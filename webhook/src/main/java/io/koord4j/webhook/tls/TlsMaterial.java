@@ -6,25 +6,31 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What the webhook's Secret holds: the signing CA, the serving certificate it issued, and the
- * trust bundle for the API server. The bundle starts with the signing CA and keeps the CA it
- * replaced, so that replicas still serving a certificate of the old CA stay trusted while they
- * reload.
+ * What the webhook's Secret holds: the signing CA, the serving certificate it issued, the trust
+ * bundle for the API server, and during a CA change the incoming CA. The bundle starts with the
+ * signing CA; it holds the incoming CA before that signs anything, and keeps the CA it replaced
+ * until that expires, so that every certificate a replica may still serve stays trusted.
  *
  * <p>Secret keys: {@code ca.crt} (the bundle, PEM, signing CA first), {@code ca.key}, {@code
- * tls.crt}, {@code tls.key}.
+ * tls.crt}, {@code tls.key}, and during a CA change {@code next-ca.crt}, {@code next-ca.key}.
  */
 public record TlsMaterial(
-    CertificateAuthority signer, List<X509Certificate> trustBundle, IssuedCertificate serving) {
+    CertificateAuthority signer,
+    Optional<CertificateAuthority> incoming,
+    List<X509Certificate> trustBundle,
+    IssuedCertificate serving) {
 
   public static final String CA_CERT = "ca.crt";
   public static final String CA_KEY = "ca.key";
   public static final String TLS_CERT = "tls.crt";
   public static final String TLS_KEY = "tls.key";
+  public static final String NEXT_CA_CERT = "next-ca.crt";
+  public static final String NEXT_CA_KEY = "next-ca.key";
 
   private static final Pattern PEM_CERTIFICATE =
       Pattern.compile("-----BEGIN CERTIFICATE-----.+?-----END CERTIFICATE-----", Pattern.DOTALL);
@@ -46,6 +52,11 @@ public record TlsMaterial(
     data.put(CA_KEY, signer.privateKeyPem());
     data.put(TLS_CERT, serving.certificatePem());
     data.put(TLS_KEY, serving.privateKeyPem());
+    incoming.ifPresent(
+        ca -> {
+          data.put(NEXT_CA_CERT, ca.certificatePem());
+          data.put(NEXT_CA_KEY, ca.privateKeyPem());
+        });
     return Map.copyOf(data);
   }
 
@@ -69,7 +80,13 @@ public record TlsMaterial(
         new IssuedCertificate(
             Pem.readCertificate(required(data, TLS_CERT)),
             Pem.readKeyPair(required(data, TLS_KEY)));
-    return new TlsMaterial(signer, bundle, serving);
+    Optional<CertificateAuthority> incoming =
+        data.containsKey(NEXT_CA_CERT)
+            ? Optional.of(
+                CertificateAuthority.fromPem(
+                    required(data, NEXT_CA_CERT), required(data, NEXT_CA_KEY)))
+            : Optional.empty();
+    return new TlsMaterial(signer, incoming, bundle, serving);
   }
 
   private static String required(Map<String, String> data, String key) {

@@ -20,7 +20,7 @@ class WebhookConfigurationsTest {
   @Test
   void queuedJobsAreSelectedByEitherLabelAndFailClosed() {
     MutatingWebhookConfiguration config = new WebhookConfigurations(NAMES, "koord4j-system", null, false)
-        .mutating(JobAdapters.builtIn(), new ClientEndpoint.Url("127.0.0.1", 9443), BUNDLE);
+        .mutating(JobAdapters.builtIn(), List.of(), new ClientEndpoint.Url("127.0.0.1", 9443), BUNDLE);
 
     assertThat(config.getMetadata().getName()).isEqualTo("m");
     assertThat(config.getWebhooks()).hasSize(2).allSatisfy(webhook -> {
@@ -44,7 +44,7 @@ class WebhookConfigurationsTest {
   void managedNamespacesAndDefaultQueueAddEntries() {
     var managed = new LabelSelectorBuilder().addToMatchLabels("koord4j.io/managed", "true").build();
     MutatingWebhookConfiguration config = new WebhookConfigurations(NAMES, "koord4j-system", managed, true)
-        .mutating(JobAdapters.builtIn(), new ClientEndpoint.Service("koord4j-system", "wh", 443), BUNDLE);
+        .mutating(JobAdapters.builtIn(), List.of(), new ClientEndpoint.Service("koord4j-system", "wh", 443), BUNDLE);
 
     assertThat(config.getWebhooks()).extracting(MutatingWebhook::getName).containsExactly(
         "queue-name.jobs.koord4j.io", "quota-name.jobs.koord4j.io",
@@ -71,6 +71,26 @@ class WebhookConfigurationsTest {
     assertThat(config.getWebhooks()).singleElement().satisfies(webhook -> {
       assertThat(webhook.getFailurePolicy()).isEqualTo("Fail");
       assertThat(webhook.getClientConfig().getUrl()).endsWith("/validate-elasticquotas");
+    });
+  }
+
+  @Test
+  void objectMutatorsFailClosedOutsideTheOwnNamespace() {
+    var rule = new RuleWithOperationsBuilder().withApiGroups("scheduling.sigs.k8s.io")
+        .withApiVersions("v1alpha1").withResources("elasticquotas").withOperations("CREATE").build();
+    var mutator = new MutatingEndpoint("defaults.elasticquotas.koord4j.io", "/mutate-elasticquotas",
+        List.of(rule), review -> AdmissionResponses.allow(review.getRequest()));
+
+    var config = new WebhookConfigurations(NAMES, "koord4j-system", null, false)
+        .mutating(JobAdapters.builtIn(), List.of(mutator), new ClientEndpoint.Url("127.0.0.1", 1), BUNDLE);
+
+    assertThat(config.getWebhooks()).last().satisfies(webhook -> {
+      assertThat(webhook.getName()).isEqualTo("defaults.elasticquotas.koord4j.io");
+      assertThat(webhook.getFailurePolicy()).isEqualTo("Fail");
+      assertThat(webhook.getObjectSelector()).isNull();
+      assertThat(webhook.getNamespaceSelector().getMatchExpressions()).singleElement()
+          .satisfies(expression -> assertThat(expression.getValues()).containsExactly("koord4j-system"));
+      assertThat(webhook.getClientConfig().getUrl()).endsWith("/mutate-elasticquotas");
     });
   }
 }

@@ -1,0 +1,202 @@
+package io.koord4j.webhook;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.KubernetesResourceList;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.koord4j.api.WellKnown;
+import io.koord4j.api.queue.Queue;
+import io.koord4j.api.queue.QueueSpec;
+import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.jobs.JobAdapters;
+import io.koord4j.testing.LocalCluster;
+import io.koord4j.webhook.admission.quota.ApiServerQuotaLookup;
+import io.koord4j.webhook.admission.quota.Quotas;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * ElasticQuota and Queue rules through the real API server: each violating object is refused
+ * with a message that names the field and the rule.
+ */
+class ResourceWebhooksIT {
+  private static final String PARENT = "metadata.labels[quota.scheduling.koordinator.sh/parent]";
+  private static final List<String> CRDS =
+      List.of(
+          "elasticquotas.scheduling.sigs.k8s.io-v1.yml",
+          "queues.scheduling.x-k8s.io-v1.yml",
+          "queueunits.scheduling.x-k8s.io-v1.yml");
+
+  private KubernetesClient client;
+  private String suffix;
+  private String ownNamespace;
+  private String quotaNamespace;
+  private WebhookServer server;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    client = LocalCluster.client();
+    installCrds();
+    suffix = UUID.randomUUID().toString().substring(0, 8);
+    ownNamespace = createNamespace("quota-it-own-" + suffix);
+    quotaNamespace = createNamespace("quota-it-" + suffix);
+    server =
+        new WebhookServer(
+            client,
+            WebhookServerIT.settings(ownNamespace, "quota-" + suffix),
+            JobAdapters.builtIn(),
+            namespace -> Set.of(),
+            ResourceWebhooks.mutating(),
+            ResourceWebhooks.validating(new ApiServerQuotaLookup(client)));
+    server.start();
+    // The configurations take a moment to reach the API server.
+    await().atMost(Duration.ofSeconds(20)).until(
+        () -> refusal(Quotas.leaf(name("probe"), name("nowhere"), "1", "2")) != null);
+  }
+
+  @AfterEach
+  void tearDown() {
+    if (client == null) {
+      return;
+    }
+    if (server != null) {
+      server.close();
+      server.unregister();
+    }
+    client.namespaces().withName(ownNamespace).delete();
+    client.namespaces().withName(quotaNamespace).delete();
+    client.close();
+  }
+
+  @Test
+  void treeRulesAreEnforcedWithMessagesNamingTheFieldAndTheRule() {
+    String org = name("org");
+    ElasticQuota parent = create(Quotas.group(org, "", "10", "100"));
+    assertThat(parent.getMetadata().getLabels())
+        .as("defaulted parent").containsEntry(WellKnown.QUOTA_PARENT, WellKnown.ROOT_QUOTA);
+    assertThat(parent.getMetadata().getAnnotations())
+        .as("defaulted shared weight").containsEntry(WellKnown.QUOTA_SHARED_WEIGHT, "{\"cpu\":\"100\"}");
+    String leaf = name("leaf");
+    create(Quotas.leaf(leaf, "", "1", "2"));
+    String teamA = name("team-a");
+    create(Quotas.group(teamA, org, "6", "50"));
+
+    assertThat(refusal(Quotas.leaf(name("b"), name("team-x"), "1", "2")))
+        .contains(PARENT + ": parent \"" + name("team-x") + "\" does not exist");
+    assertThat(refusal(Quotas.leaf(name("b"), leaf, "1", "2")))
+        .contains(PARENT + ": parent \"" + leaf + "\" is not a parent quota");
+    assertThat(refusal(Quotas.quota(name("b"), org, false, Map.of(), Map.of("nvidia.com/gpu", "1"))))
+        .contains("spec.max[nvidia.com/gpu]: max names nvidia.com/gpu, which the max of its parent");
+    assertThat(refusal(Quotas.leaf(name("b"), org, "6", "50")))
+        .contains("spec.min[cpu]: quota \"" + org + "\": its children's min cpu sums to 12, above "
+            + "its own min (10)");
+    assertThat(refusal(Quotas.group(org, teamA, "10", "100")))
+        .contains(PARENT + ": its parent chain loops back to it");
+    assertThat(refusal(Quotas.withLabel(Quotas.group(org, "", "10", "100"),
+            WellKnown.QUOTA_IS_PARENT, "false")))
+        .contains("metadata.labels[quota.scheduling.koordinator.sh/is-parent]: must be \"true\" "
+            + "while the quota has children");
+    assertThat(refusal(Quotas.withLabel(Quotas.leaf(name("b"), org, "1", "2"),
+            WellKnown.QUOTA_TREE_ID, "other")))
+        .contains("metadata.labels[quota.scheduling.koordinator.sh/tree-id]: \"other\" differs "
+            + "from no tree-id of parent \"" + org + "\"");
+    assertThat(refusal(Quotas.leaf(name("b"), "", "3", "2")))
+        .as("refused by the CRD's own rule or the webhook").contains("spec.min", "exceeds");
+
+    assertThatThrownBy(() -> quotas().withName(org).delete())
+        .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getMessage())
+            .contains("metadata.name: quota \"" + org + "\" cannot be deleted while it has "
+                + "children (\"" + teamA + "\")"));
+  }
+
+  @Test
+  void queuePolicyMustBeKnown() {
+    Queue queue = new Queue();
+    queue.setMetadata(new ObjectMetaBuilder().withName("gpu").withNamespace(quotaNamespace).build());
+    queue.setSpec(new QueueSpec());
+    queue.getSpec().setQueuePolicy("Fair");
+
+    assertThatThrownBy(() -> client.resource(queue).dryRun().create())
+        .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getMessage())
+            .contains("spec.queuePolicy: \"Fair\" is not supported; use Priority, Block or FIFO"));
+  }
+
+  /**
+   * Creates the quota, or updates it when it exists, as a dry run (admission runs, nothing is
+   * stored); the refusal message, or null when it would be stored.
+   */
+  private String refusal(ElasticQuota quota) {
+    quota.getMetadata().setNamespace(quotaNamespace);
+    ElasticQuota stored = quotas().withName(quota.getMetadata().getName()).get();
+    try {
+      if (stored == null) {
+        quotas().resource(quota).dryRun().create();
+      } else {
+        quota.getMetadata().setResourceVersion(stored.getMetadata().getResourceVersion());
+        quotas().resource(quota).dryRun().update();
+      }
+      return null;
+    } catch (KubernetesClientException e) {
+      return e.getMessage();
+    }
+  }
+
+  private ElasticQuota create(ElasticQuota quota) {
+    quota.getMetadata().setNamespace(quotaNamespace);
+    return quotas().resource(quota).create();
+  }
+
+  private NonNamespaceOperation<ElasticQuota, KubernetesResourceList<ElasticQuota>,
+      Resource<ElasticQuota>> quotas() {
+    return client.resources(ElasticQuota.class).inNamespace(quotaNamespace);
+  }
+
+  /** Quota names are cluster-wide: each run uses its own. */
+  private String name(String base) {
+    return base + "-" + suffix;
+  }
+
+  private String createNamespace(String name) {
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name)
+        .endMetadata().build()).create();
+    return name;
+  }
+
+  private void installCrds() throws IOException {
+    Path manifests = LocalCluster.repoRoot().resolve("crds/manifests");
+    for (String file : CRDS) {
+      CustomResourceDefinition crd;
+      try (InputStream in = Files.newInputStream(manifests.resolve(file))) {
+        crd = Serialization.unmarshal(in, CustomResourceDefinition.class);
+      }
+      client.resource(crd).fieldManager("koord4j-webhook-it").forceConflicts().serverSideApply();
+      client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
+          .waitUntilCondition(ResourceWebhooksIT::established, 60, TimeUnit.SECONDS);
+    }
+  }
+
+  private static boolean established(CustomResourceDefinition crd) {
+    return crd != null && crd.getStatus() != null && crd.getStatus().getConditions().stream()
+        .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+}
