@@ -263,6 +263,12 @@ cmd_up() {
   if cluster_is_up && is_running etcd && is_running kube-controller-manager && is_running kube-scheduler && is_running kwok; then
     log "cluster already up"
   else
+    if ! cluster_is_up; then
+      # A control plane that is not serving starts afresh, so objects left by an interrupted
+      # run (webhook configurations of a stopped server, say) cannot get in the way.
+      stop_all
+      rm -rf "$RUN/etcd"
+    fi
     mkdir -p "$RUN"
     make_pki
     write_kubeconfig
@@ -289,9 +295,13 @@ stop() {
   rm -f "$PIDS/$1.pid"
 }
 
-cmd_down() {
+stop_all() {
   local c
   for c in kueue kwok kube-scheduler kube-controller-manager kube-apiserver etcd; do stop "$c"; done
+}
+
+cmd_down() {
+  stop_all
   rm -rf "$RUN" "$LOCAL_KUBECONFIG"
   log "cluster down; state removed"
 }
