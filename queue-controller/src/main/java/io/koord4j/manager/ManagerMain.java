@@ -6,16 +6,13 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
-import io.koord4j.jobs.JobAdapters;
 import io.koord4j.manager.support.KubeObjects;
 import io.koord4j.webhook.WebhookServer;
 import io.koord4j.webhook.WebhookSettings;
-import io.koord4j.webhook.admission.ApiServerQueueLookup;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -94,8 +91,7 @@ public final class ManagerMain {
     int port = Integer.parseInt(System.getenv().getOrDefault("KOORD4J_WEBHOOK_PORT", "9443"));
     webhook = urlHost == null ? webhook : webhook.withLocalUrl(urlHost, port);
     WebhookServer server =
-        new WebhookServer(
-            client, webhook, JobAdapters.builtIn(), new ApiServerQueueLookup(client), List.of());
+        WebhookServer.withAllHandlers(client, webhook);
     server.start();
     return server;
   }

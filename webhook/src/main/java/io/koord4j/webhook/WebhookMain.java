@@ -4,9 +4,6 @@ import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.koord4j.jobs.JobAdapters;
-import io.koord4j.webhook.admission.ApiServerQueueLookup;
-import io.koord4j.webhook.admission.quota.ApiServerQuotaLookup;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -32,14 +29,7 @@ public final class WebhookMain {
     settings = urlHost == null ? settings : settings.withLocalUrl(urlHost, port);
 
     KubernetesClient client = new KubernetesClientBuilder().build();
-    WebhookServer server =
-        new WebhookServer(
-            client,
-            settings,
-            JobAdapters.builtIn(),
-            new ApiServerQueueLookup(client),
-            ResourceWebhooks.mutating(),
-            ResourceWebhooks.validating(new ApiServerQuotaLookup(client)));
+    WebhookServer server = WebhookServer.withAllHandlers(client, settings);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(

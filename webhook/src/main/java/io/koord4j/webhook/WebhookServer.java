@@ -3,8 +3,10 @@ package io.koord4j.webhook;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.jobs.JobAdapters;
 import io.koord4j.webhook.admission.AdmissionHandler;
+import io.koord4j.webhook.admission.ApiServerQueueLookup;
 import io.koord4j.webhook.admission.JobMutator;
 import io.koord4j.webhook.admission.QueueLookup;
+import io.koord4j.webhook.admission.quota.ApiServerQuotaLookup;
 import io.koord4j.webhook.http.AdmissionServer;
 import io.koord4j.webhook.registration.ClientEndpoint;
 import io.koord4j.webhook.registration.MutatingEndpoint;
@@ -56,6 +58,20 @@ public final class WebhookServer implements AutoCloseable {
   private AdmissionServer server;
   private ReloadableKeyManager keys;
   private ClientEndpoint endpoint;
+
+  /**
+   * The server with every koord4j handler (jobs, quotas, queues, queue units), looking queues and
+   * quotas up on the API server.
+   */
+  public static WebhookServer withAllHandlers(KubernetesClient client, WebhookSettings settings) {
+    return new WebhookServer(
+        client,
+        settings,
+        JobAdapters.builtIn(),
+        new ApiServerQueueLookup(client),
+        ResourceWebhooks.mutating(),
+        ResourceWebhooks.validating(new ApiServerQuotaLookup(client)));
+  }
 
   /**
    * @param queues the queues a job may name, per namespace
