@@ -1,0 +1,15 @@
+package io.koord4j.scheduler.framework;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import java.util.Map;
+
+/** Ranks a feasible node; after {@link #normalize} every score must lie in 0..100. */
+public interface ScorePlugin extends Plugin {
+
+  long MAX_SCORE = 100;
+
+  long score(CycleState state, Pod pod, NodeInfo node);
+
+  /** Rescales raw scores by node name in place, for plugins whose raw scores are not 0..100. */
+  default void normalize(Map<String, Long> scores) {}
+}
