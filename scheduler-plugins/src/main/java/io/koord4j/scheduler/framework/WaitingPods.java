@@ -42,7 +42,7 @@ public final class WaitingPods {
                         () ->
                             waiting.reject(
                                 e.getKey(),
-                                "rejected after waiting " + e.getValue().toSeconds() + "s at Permit"),
+                                "rejected after waiting " + readable(e.getValue()) + " at Permit"),
                         e.getValue().toMillis(),
                         TimeUnit.MILLISECONDS))
             .toList();
@@ -53,5 +53,10 @@ public final class WaitingPods {
               byUid.remove(waiting.uid(), waiting);
               timeoutTasks.forEach(task -> task.cancel(false));
             });
+  }
+
+  private static String readable(Duration duration) {
+    long millis = duration.toMillis();
+    return millis % 1000 == 0 ? millis / 1000 + "s" : millis + "ms";
   }
 }
