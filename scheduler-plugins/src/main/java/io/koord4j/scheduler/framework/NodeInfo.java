@@ -12,8 +12,8 @@ import io.koord4j.quota.ResourceVector;
 public record NodeInfo(Node node, ResourceVector allocatable, ResourceVector requested, int podCount) {
 
   public static NodeInfo of(Node node) {
-    return new NodeInfo(
-        node, Resources.of(node.getStatus().getAllocatable()), ResourceVector.EMPTY, 0);
+    var allocatable = node.getStatus() == null ? null : node.getStatus().getAllocatable();
+    return new NodeInfo(node, Resources.of(allocatable), ResourceVector.EMPTY, 0);
   }
 
   public String name() {

@@ -91,6 +91,7 @@ public final class QuotaAccounts {
     Account account = accounts.get(pod.getMetadata().getUid());
     ResourceVector request = account != null ? account.request() : Resources.requestOf(pod);
     if (account == null) {
+      // Runtime quota is derived from demand, so the pod must count as pending before the check.
       charge(pod, request, false);
     }
     return ledger.canAdmit(quota.get(), request);
