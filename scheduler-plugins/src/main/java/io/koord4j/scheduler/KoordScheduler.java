@@ -53,6 +53,10 @@ public final class KoordScheduler implements AutoCloseable {
           Duration.ofMinutes(5));
     }
 
+    public Options withSchedulerName(String name) {
+      return new Options(name, parallelism, initialBackoff, maxBackoff, maxUnschedulable);
+    }
+
     public Options withBackoff(Duration initial, Duration max) {
       return new Options(schedulerName, parallelism, initial, max, maxUnschedulable);
     }
@@ -106,7 +110,8 @@ public final class KoordScheduler implements AutoCloseable {
             options.maxBackoff(),
             options.maxUnschedulable(),
             framework.requeueEvents());
-    watch = new ClusterWatch(client, options.schedulerName(), cache, quotas, podGroups, queue);
+    watch = new ClusterWatch(
+            client, options.schedulerName(), cache, quotas, podGroups, queue, waitingPods);
     scheduler =
         new Scheduler(
             queue,

@@ -112,8 +112,9 @@ public final class Scheduler implements Runnable {
     cache.forget(attempt.uid());
     metrics.attempt(
         status.isRejection() ? SchedulerMetrics.UNSCHEDULABLE : SchedulerMetrics.ERROR);
-    queue.backoff(attempt);
-    outcomes.unschedulable(pod, status.plugin() + ": " + status.message());
+    if (queue.backoff(attempt)) {
+      outcomes.unschedulable(pod, status.plugin() + ": " + status.message());
+    }
   }
 
   /** Conditions and events are API calls: the binding threads make them, not this loop. */

@@ -28,15 +28,8 @@ public final class SchedulerMain {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerMain.class);
 
   public static void main(String[] args) throws Exception {
-    KoordScheduler.Options defaults = KoordScheduler.Options.defaults();
-    String name = env("SCHEDULER_NAME", defaults.schedulerName());
-    KoordScheduler.Options options =
-        new KoordScheduler.Options(
-            name,
-            defaults.parallelism(),
-            defaults.initialBackoff(),
-            defaults.maxBackoff(),
-            defaults.maxUnschedulable());
+    String name = env("SCHEDULER_NAME", KoordScheduler.DEFAULT_NAME);
+    KoordScheduler.Options options = KoordScheduler.Options.defaults().withSchedulerName(name);
     String identity = InetAddress.getLocalHost().getHostName() + "_" + UUID.randomUUID();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     KubernetesClient client = new KubernetesClientBuilder().build();

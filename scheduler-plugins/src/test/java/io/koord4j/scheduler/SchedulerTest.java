@@ -18,6 +18,8 @@ import io.koord4j.scheduler.plugins.NodeResourcesFit;
 import io.koord4j.scheduler.plugins.TaintToleration;
 import io.koord4j.scheduler.plugins.coscheduling.Coscheduling;
 import io.koord4j.scheduler.plugins.coscheduling.GangResolver;
+import io.koord4j.scheduler.queue.QueuedPod;
+import io.koord4j.scheduler.queue.SchedulingQueue;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -67,8 +69,8 @@ class SchedulerTest {
           pool,
           4,
           waiting);
-  private final io.koord4j.scheduler.queue.SchedulingQueue queue =
-      new io.koord4j.scheduler.queue.SchedulingQueue(
+  private final SchedulingQueue queue =
+      new SchedulingQueue(
           Clock.systemUTC(),
           Duration.ofMillis(10),
           Duration.ofMillis(50),
@@ -172,6 +174,27 @@ class SchedulerTest {
     assertThat(queue.sizes()).containsEntry("backoff", 3);
   }
 
+  @Test
+  void aWaitingMemberThatIsDeletedReleasesItsGangInStrictMode() {
+    cache.upsertNode(node("n1", "8", "8Gi"));
+    List<Pod> gang = IntStream.range(0, 4).mapToObj(i -> gangMember("w" + i, "30s")).toList();
+    gang.subList(0, 3).forEach(this::submit);
+    cache.upsertPod(gang.get(3));
+    runUntilQueueIsIdle();
+    assertThat(waiting.all()).hasSize(3);
+
+    String uid = gang.get(0).getMetadata().getUid();
+    queue.delete(uid);
+    waiting.reject(uid, "ClusterWatch", "the pod was deleted");
+    cache.removePod(uid);
+
+    await().until(() -> waiting.all().isEmpty() && failures.size() == 2);
+    assertThat(cache.groupPlaced("default/train")).isZero();
+    assertThat(failures).doesNotContainKey("w0");
+    assertThat(failures.values()).allMatch(m -> m.contains("member default/w0 failed after it was placed"));
+    assertThat(queue.contains(uid)).isFalse();
+  }
+
   private Pod gangMember(String name, String waitingTime) {
     return withAnnotations(
         pod(name, "1", "1Gi"),
@@ -187,7 +210,7 @@ class SchedulerTest {
   }
 
   private void runUntilQueueIsIdle() {
-    for (Optional<io.koord4j.scheduler.queue.QueuedPod> next = queue.poll();
+    for (Optional<QueuedPod> next = queue.poll();
         next.isPresent();
         next = queue.poll()) {
       scheduler.scheduleOne(next.get());

@@ -30,6 +30,14 @@ public final class WaitingPods {
     return List.copyOf(byUid.values());
   }
 
+  /** Rejects the pod if it is waiting, e.g. because it was deleted. */
+  public void reject(String uid, String plugin, String reason) {
+    WaitingPod waiting = byUid.get(uid);
+    if (waiting != null) {
+      waiting.reject(plugin, reason);
+    }
+  }
+
   /** Holds a pod until each plugin in {@code timeouts} allows it or its timeout passes. */
   CompletableFuture<Status> hold(Pod pod, String nodeName, Map<String, Duration> timeouts) {
     WaitingPod waiting = new WaitingPod(pod, nodeName, timeouts.keySet());

@@ -12,6 +12,7 @@ import io.koord4j.quota.ResourceVector;
 import io.koord4j.scheduler.cache.SchedulerCache;
 import io.koord4j.scheduler.framework.ClusterEvent;
 import io.koord4j.scheduler.framework.NodeInfo;
+import io.koord4j.scheduler.framework.WaitingPods;
 import io.koord4j.scheduler.plugins.elasticquota.ElasticQuotaSpecs;
 import io.koord4j.scheduler.plugins.elasticquota.QuotaAccounts;
 import io.koord4j.scheduler.queue.SchedulingQueue;
@@ -37,6 +38,7 @@ public final class ClusterWatch implements AutoCloseable {
   private final SchedulerCache cache;
   private final QuotaAccounts quotas;
   private final SchedulingQueue queue;
+  private final WaitingPods waitingPods;
   private final Map<String, PodGroup> podGroups;
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
   private SharedIndexInformer<ElasticQuota> quotaInformer;
@@ -47,13 +49,15 @@ public final class ClusterWatch implements AutoCloseable {
       SchedulerCache cache,
       QuotaAccounts quotas,
       Map<String, PodGroup> podGroups,
-      SchedulingQueue queue) {
+      SchedulingQueue queue,
+      WaitingPods waitingPods) {
     this.client = client;
     this.schedulerName = schedulerName;
     this.cache = cache;
     this.quotas = quotas;
     this.podGroups = podGroups;
     this.queue = queue;
+    this.waitingPods = waitingPods;
   }
 
   /** Starts the informers and returns once each has listed its objects. */
@@ -169,9 +173,11 @@ public final class ClusterWatch implements AutoCloseable {
     @Override
     void delete(Pod pod) {
       String uid = pod.getMetadata().getUid();
+      queue.delete(uid);
+      // A deleted pod held at Permit would keep its node's room until its gang times out.
+      waitingPods.reject(uid, "ClusterWatch", "the pod was deleted");
       cache.removePod(uid);
       quotas.podGone(uid);
-      queue.delete(uid);
       if (isBound(pod) && !isTerminal(pod)) {
         queue.onEvent(ClusterEvent.ASSIGNED_POD_DELETED);
       }

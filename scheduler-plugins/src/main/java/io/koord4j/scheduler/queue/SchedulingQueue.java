@@ -167,12 +167,18 @@ public final class SchedulingQueue {
     notifyAll();
   }
 
-  /** The attempt failed for a reason that time may fix (a gang gave up, binding failed). */
-  public synchronized void backoff(QueuedPod attempt) {
-    if (inFlight.remove(attempt.uid()) != null) {
-      backoff.put(attempt.uid(), attempt.parked(Set.of(), clock.instant()));
-      notifyAll();
+  /**
+   * The attempt failed for a reason that time may fix (a gang gave up, binding failed).
+   *
+   * @return false when the pod was deleted meanwhile and so is not queued again
+   */
+  public synchronized boolean backoff(QueuedPod attempt) {
+    if (inFlight.remove(attempt.uid()) == null) {
+      return false;
     }
+    backoff.put(attempt.uid(), attempt.parked(Set.of(), clock.instant()));
+    notifyAll();
+    return true;
   }
 
   /** Moves the unschedulable pods this event may help to backoff or active. */
