@@ -32,6 +32,8 @@ import java.util.Set;
  */
 public final class SchedulingQueue {
 
+  private static final long LEFTOVER_CHECK_SECONDS = 30;
+
   private static final Comparator<QueuedPod> ORDER =
       Comparator.comparingInt(QueuedPod::priority)
           .reversed()
@@ -47,8 +49,15 @@ public final class SchedulingQueue {
   private final PriorityQueue<QueuedPod> active = new PriorityQueue<>(ORDER);
   private final Map<String, QueuedPod> activeByUid = new HashMap<>();
   private final Map<String, QueuedPod> backoff = new HashMap<>();
+  /**
+   * Backoff pods by the end of their backoff, so a flush looks only at those that are due.
+   * Entries are removed lazily: one whose pod left backoff, or re-entered it later, is skipped.
+   */
+  private final PriorityQueue<QueuedPod> backoffByEnd =
+      new PriorityQueue<>(Comparator.comparing(this::backoffEnd));
   private final Map<String, QueuedPod> unschedulable = new HashMap<>();
   private final Map<String, QueuedPod> inFlight = new HashMap<>();
+  private Instant lastLeftoverCheck;
   private long popCycle;
   /** The pop cycle of the latest event; pods rejected in an earlier cycle may have missed it. */
   private long eventCycle = -1;
@@ -68,6 +77,7 @@ public final class SchedulingQueue {
     this.maxBackoff = maxBackoff;
     this.maxParked = maxParked;
     this.requeueEvents = Map.copyOf(requeueEvents);
+    this.lastLeftoverCheck = clock.instant();
   }
 
   /** A new pending pod; an already known one is updated instead. */
@@ -160,7 +170,7 @@ public final class SchedulingQueue {
     }
     QueuedPod parked = attempt.parked(rejectors, clock.instant());
     if (eventCycle >= attempt.cycle()) {
-      backoff.put(parked.uid(), parked);
+      startBackoff(parked);
     } else {
       unschedulable.put(parked.uid(), parked);
     }
@@ -176,7 +186,7 @@ public final class SchedulingQueue {
     if (inFlight.remove(attempt.uid()) == null) {
       return false;
     }
-    backoff.put(attempt.uid(), attempt.parked(Set.of(), clock.instant()));
+    startBackoff(attempt.parked(Set.of(), clock.instant()));
     notifyAll();
     return true;
   }
@@ -221,7 +231,7 @@ public final class SchedulingQueue {
   /** Back to active, or to backoff while its backoff lasts. */
   private void requeue(QueuedPod pod) {
     if (backoffEnd(pod).isAfter(clock.instant())) {
-      backoff.put(pod.uid(), pod);
+      startBackoff(pod);
     } else {
       activate(pod);
     }
@@ -233,14 +243,26 @@ public final class SchedulingQueue {
     notifyAll();
   }
 
+  private void startBackoff(QueuedPod pod) {
+    backoff.put(pod.uid(), pod);
+    backoffByEnd.add(pod);
+  }
+
+  /** Ends due backoffs; every {@value #LEFTOVER_CHECK_SECONDS} s also retries long-parked pods. */
   private void flush() {
     Instant now = clock.instant();
-    for (QueuedPod pod : List.copyOf(backoff.values())) {
-      if (!backoffEnd(pod).isAfter(now)) {
-        backoff.remove(pod.uid());
-        activate(pod);
+    while (!backoffByEnd.isEmpty() && !backoffEnd(backoffByEnd.peek()).isAfter(now)) {
+      QueuedPod due = backoffByEnd.poll();
+      QueuedPod current = backoff.get(due.uid());
+      if (current != null && backoffEnd(current).equals(backoffEnd(due))) {
+        backoff.remove(due.uid());
+        activate(current);
       }
     }
+    if (lastLeftoverCheck.plusSeconds(LEFTOVER_CHECK_SECONDS).isAfter(now)) {
+      return;
+    }
+    lastLeftoverCheck = now;
     for (QueuedPod pod : List.copyOf(unschedulable.values())) {
       if (!pod.since().plus(maxParked).isAfter(now)) {
         unschedulable.remove(pod.uid());
@@ -259,12 +281,10 @@ public final class SchedulingQueue {
   }
 
   private long millisUntilNextBackoffEnds() {
-    Instant now = clock.instant();
     long millis =
-        backoff.values().stream()
-            .mapToLong(pod -> Duration.between(now, backoffEnd(pod)).toMillis())
-            .min()
-            .orElse(1000);
+        backoffByEnd.isEmpty()
+            ? 1000
+            : Duration.between(clock.instant(), backoffEnd(backoffByEnd.peek())).toMillis();
     return Math.max(1, Math.min(millis, 1000));
   }
 }
