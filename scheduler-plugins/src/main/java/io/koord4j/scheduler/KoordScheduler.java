@@ -101,8 +101,10 @@ public final class KoordScheduler implements AutoCloseable {
             // DeviceShare (GPU topology) joins the profile here: Filter, Score, Reserve, PreBind.
             new NodeResourcesFit(),
             new DefaultBinder(new ApiBinder(client)));
+    // kube-scheduler's default score weights.
+    Map<String, Integer> weights = Map.of(NodeAffinity.NAME, 2, TaintToleration.NAME, 3);
     Framework framework =
-        new Framework(profile, Map.of(), filterPool, options.parallelism(), waitingPods);
+        new Framework(profile, weights, filterPool, options.parallelism(), waitingPods);
     queue =
         new SchedulingQueue(
             Clock.systemUTC(),

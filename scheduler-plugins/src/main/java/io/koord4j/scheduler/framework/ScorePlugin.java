@@ -12,4 +12,17 @@ public interface ScorePlugin extends Plugin {
 
   /** Rescales raw scores by node name in place, for plugins whose raw scores are not 0..100. */
   default void normalize(Map<String, Long> scores) {}
+
+  /**
+   * Scales scores so the highest becomes {@link #MAX_SCORE}; {@code reverse} then flips them, for
+   * raw scores that count something bad. All zeros stay zero (or become the maximum if reversed).
+   */
+  static void scaleToMax(Map<String, Long> scores, boolean reverse) {
+    long highest = scores.values().stream().mapToLong(Long::longValue).max().orElse(0);
+    scores.replaceAll(
+        (node, score) -> {
+          long scaled = highest == 0 ? 0 : score * MAX_SCORE / highest;
+          return reverse ? MAX_SCORE - scaled : scaled;
+        });
+  }
 }

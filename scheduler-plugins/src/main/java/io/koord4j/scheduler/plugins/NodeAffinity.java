@@ -6,10 +6,12 @@ import io.fabric8.kubernetes.api.model.NodeSelector;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PreferredSchedulingTerm;
 import io.koord4j.scheduler.framework.ClusterEvent;
 import io.koord4j.scheduler.framework.CycleState;
 import io.koord4j.scheduler.framework.FilterPlugin;
 import io.koord4j.scheduler.framework.NodeInfo;
+import io.koord4j.scheduler.framework.ScorePlugin;
 import io.koord4j.scheduler.framework.Status;
 import java.util.EnumSet;
 import java.util.List;
@@ -18,9 +20,10 @@ import java.util.Set;
 
 /**
  * The pod's {@code nodeSelector} and its required node affinity: every selector label must match,
- * and at least one affinity term must match in full.
+ * and at least one affinity term must match in full. Scores a node by the summed weights of the
+ * preferred terms it matches.
  */
-public final class NodeAffinity implements FilterPlugin {
+public final class NodeAffinity implements FilterPlugin, ScorePlugin {
 
   public static final String NAME = "NodeAffinity";
   static final String REASON = "node(s) didn't match Pod's node affinity/selector";
@@ -46,6 +49,24 @@ public final class NodeAffinity implements FilterPlugin {
     return selected && matchesRequiredAffinity(pod, node.node(), labels)
         ? Status.SUCCESS
         : Status.unresolvable(REASON);
+  }
+
+  @Override
+  public long score(CycleState state, Pod pod, NodeInfo node) {
+    Affinity affinity = pod.getSpec().getAffinity();
+    if (affinity == null || affinity.getNodeAffinity() == null) {
+      return 0;
+    }
+    Map<String, String> labels = labelsOf(node.node());
+    return affinity.getNodeAffinity().getPreferredDuringSchedulingIgnoredDuringExecution().stream()
+        .filter(p -> matches(p.getPreference(), node.name(), labels))
+        .mapToLong(PreferredSchedulingTerm::getWeight)
+        .sum();
+  }
+
+  @Override
+  public void normalize(Map<String, Long> scores) {
+    ScorePlugin.scaleToMax(scores, false);
   }
 
   private static boolean matchesRequiredAffinity(Pod pod, Node node, Map<String, String> labels) {

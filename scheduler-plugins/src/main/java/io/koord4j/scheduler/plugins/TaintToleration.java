@@ -7,17 +7,23 @@ import io.koord4j.scheduler.framework.ClusterEvent;
 import io.koord4j.scheduler.framework.CycleState;
 import io.koord4j.scheduler.framework.FilterPlugin;
 import io.koord4j.scheduler.framework.NodeInfo;
+import io.koord4j.scheduler.framework.ScorePlugin;
 import io.koord4j.scheduler.framework.Status;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-/** Keeps the pod off nodes with a NoSchedule or NoExecute taint it does not tolerate. */
-public final class TaintToleration implements FilterPlugin {
+/**
+ * Keeps the pod off nodes with a NoSchedule or NoExecute taint it does not tolerate, and prefers
+ * nodes with fewer untolerated PreferNoSchedule taints.
+ */
+public final class TaintToleration implements FilterPlugin, ScorePlugin {
 
   public static final String NAME = "TaintToleration";
   private static final Set<String> BLOCKING = Set.of("NoSchedule", "NoExecute");
+  private static final String PREFER_NO_SCHEDULE = "PreferNoSchedule";
 
   @Override
   public String name() {
@@ -49,6 +55,25 @@ public final class TaintToleration implements FilterPlugin {
                         + (taint.getValue() == null ? "" : ": " + taint.getValue())
                         + "}"))
         .orElse(Status.SUCCESS);
+  }
+
+  /** Untolerated PreferNoSchedule taints; fewer is better, so normalising reverses. */
+  @Override
+  public long score(CycleState state, Pod pod, NodeInfo node) {
+    List<Taint> taints = node.node().getSpec() == null ? null : node.node().getSpec().getTaints();
+    if (taints == null) {
+      return 0;
+    }
+    List<Toleration> tolerations = pod.getSpec().getTolerations();
+    return taints.stream()
+        .filter(taint -> PREFER_NO_SCHEDULE.equals(taint.getEffect()))
+        .filter(taint -> tolerations.stream().noneMatch(t -> tolerates(t, taint)))
+        .count();
+  }
+
+  @Override
+  public void normalize(Map<String, Long> scores) {
+    ScorePlugin.scaleToMax(scores, true);
   }
 
   static boolean tolerates(Toleration toleration, Taint taint) {

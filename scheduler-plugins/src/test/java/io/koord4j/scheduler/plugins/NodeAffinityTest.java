@@ -58,6 +58,35 @@ class NodeAffinityTest {
         .containsExactly("node(s) didn't match Pod's node affinity/selector");
   }
 
+  @Test
+  void scoresByTheWeightsOfMatchingPreferredTerms() {
+    NodeInfo plain = NodeInfo.of(node("n2", "8", "8Gi"));
+    Pod pod =
+        new PodBuilder(pod("p", "1", "1Gi"))
+            .editSpec()
+            .withNewAffinity()
+            .withNewNodeAffinity()
+            .addNewPreferredDuringSchedulingIgnoredDuringExecution()
+            .withWeight(10)
+            .withPreference(term(requirement("pool", "In", "gpu")))
+            .endPreferredDuringSchedulingIgnoredDuringExecution()
+            .addNewPreferredDuringSchedulingIgnoredDuringExecution()
+            .withWeight(30)
+            .withPreference(term(requirement("zone", "In", "a")))
+            .endPreferredDuringSchedulingIgnoredDuringExecution()
+            .endNodeAffinity()
+            .endAffinity()
+            .endSpec()
+            .build();
+    NodeAffinity plugin = new NodeAffinity();
+    Map<String, Long> scores = new java.util.HashMap<>();
+    scores.put("n1", plugin.score(new CycleState(), pod, gpuZoneA));
+    scores.put("n2", plugin.score(new CycleState(), pod, plain));
+    assertThat(scores).containsEntry("n1", 40L).containsEntry("n2", 0L);
+    plugin.normalize(scores);
+    assertThat(scores).containsEntry("n1", 100L).containsEntry("n2", 0L);
+  }
+
   private boolean matches(Pod pod) {
     return new NodeAffinity().filter(new CycleState(), pod, gpuZoneA).isSuccess();
   }

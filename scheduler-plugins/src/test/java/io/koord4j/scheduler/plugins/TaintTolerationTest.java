@@ -12,6 +12,8 @@ import io.fabric8.kubernetes.api.model.Toleration;
 import io.koord4j.scheduler.framework.CycleState;
 import io.koord4j.scheduler.framework.NodeInfo;
 import io.koord4j.scheduler.framework.Status;
+import java.util.HashMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class TaintTolerationTest {
@@ -28,6 +30,16 @@ class TaintTolerationTest {
   void preferNoScheduleNeverBlocks() {
     assertThat(plugin.filter(new CycleState(), pod("p", "1", "1Gi"), tainted("PreferNoSchedule")))
         .isEqualTo(Status.SUCCESS);
+  }
+
+  @Test
+  void prefersNodesWithFewerUntoleratedPreferNoScheduleTaints() {
+    Pod pod = pod("p", "1", "1Gi");
+    Map<String, Long> scores = new HashMap<>();
+    scores.put("tainted", plugin.score(new CycleState(), pod, tainted("PreferNoSchedule")));
+    scores.put("clean", plugin.score(new CycleState(), pod, NodeInfo.of(node("c", "8", "8Gi"))));
+    plugin.normalize(scores);
+    assertThat(scores).containsEntry("tainted", 0L).containsEntry("clean", 100L);
   }
 
   @Test
