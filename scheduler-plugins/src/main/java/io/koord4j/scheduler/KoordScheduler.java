@@ -1,0 +1,151 @@
+package io.koord4j.scheduler;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.koord4j.scheduler.cache.SchedulerCache;
+import io.koord4j.scheduler.framework.Framework;
+import io.koord4j.scheduler.framework.Plugin;
+import io.koord4j.scheduler.framework.WaitingPods;
+import io.koord4j.scheduler.kube.ApiBinder;
+import io.koord4j.scheduler.kube.ClusterWatch;
+import io.koord4j.scheduler.kube.PodOutcomeRecorder;
+import io.koord4j.scheduler.plugins.DefaultBinder;
+import io.koord4j.scheduler.plugins.NodeAffinity;
+import io.koord4j.scheduler.plugins.NodeResourcesFit;
+import io.koord4j.scheduler.plugins.NodeUnschedulable;
+import io.koord4j.scheduler.plugins.TaintToleration;
+import io.koord4j.scheduler.plugins.coscheduling.Coscheduling;
+import io.koord4j.scheduler.plugins.coscheduling.GangResolver;
+import io.koord4j.scheduler.plugins.elasticquota.ElasticQuotaPlugin;
+import io.koord4j.scheduler.plugins.elasticquota.QuotaAccounts;
+import io.koord4j.scheduler.queue.SchedulingQueue;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.ConcurrentHashMap;
+import io.koord4j.api.gang.PodGroup;
+
+/** koord-scheduler wired to a cluster: informers, the default profile, binding through the API. */
+public final class KoordScheduler implements AutoCloseable {
+
+  public static final String DEFAULT_NAME = "koord-scheduler";
+  private static final int BINDING_THREADS = 16;
+
+  /** Tunables; the defaults are kube-scheduler's. */
+  public record Options(
+      String schedulerName,
+      int parallelism,
+      Duration initialBackoff,
+      Duration maxBackoff,
+      Duration maxUnschedulable) {
+    public static Options defaults() {
+      return new Options(
+          DEFAULT_NAME,
+          Math.max(2, Runtime.getRuntime().availableProcessors()),
+          Duration.ofSeconds(1),
+          Duration.ofSeconds(10),
+          Duration.ofMinutes(5));
+    }
+
+    public Options withSchedulerName(String name) {
+      return new Options(name, parallelism, initialBackoff, maxBackoff, maxUnschedulable);
+    }
+
+    public Options withBackoff(Duration initial, Duration max) {
+      return new Options(schedulerName, parallelism, initial, max, maxUnschedulable);
+    }
+  }
+
+  private final ExecutorService filterPool;
+  private final ExecutorService bindingPool;
+  private final ScheduledExecutorService timer;
+  private final SchedulingQueue queue;
+  private final ClusterWatch watch;
+  private final Scheduler scheduler;
+  private final Thread loop;
+
+  public KoordScheduler(KubernetesClient client, MeterRegistry registry, Options options) {
+    filterPool = Executors.newFixedThreadPool(options.parallelism(), daemon("koord-filter"));
+    bindingPool = Executors.newFixedThreadPool(BINDING_THREADS, daemon("koord-binding"));
+    timer = Executors.newSingleThreadScheduledExecutor(daemon("koord-permit-timer"));
+    WaitingPods waitingPods = new WaitingPods(timer);
+    SchedulerCache cache = new SchedulerCache(GangResolver::gangIdOf);
+    QuotaAccounts quotas = new QuotaAccounts();
+    Map<String, PodGroup> podGroups = new ConcurrentHashMap<>();
+    List<Plugin> profile =
+        List.of(
+            new Coscheduling(
+                new GangResolver(podGroups::get),
+                new Coscheduling.GangCounts() {
+                  @Override
+                  public int members(String gangId) {
+                    return cache.groupMembers(gangId);
+                  }
+
+                  @Override
+                  public int placed(String gangId) {
+                    return cache.groupPlaced(gangId);
+                  }
+                },
+                waitingPods),
+            new ElasticQuotaPlugin(quotas),
+            new NodeUnschedulable(),
+            new NodeAffinity(),
+            new TaintToleration(),
+            // DeviceShare (GPU topology) joins the profile here: Filter, Score, Reserve, PreBind.
+            new NodeResourcesFit(),
+            new DefaultBinder(new ApiBinder(client)));
+    // kube-scheduler's default score weights.
+    Map<String, Integer> weights = Map.of(NodeAffinity.NAME, 2, TaintToleration.NAME, 3);
+    Framework framework =
+        new Framework(profile, weights, filterPool, options.parallelism(), waitingPods);
+    queue =
+        new SchedulingQueue(
+            Clock.systemUTC(),
+            options.initialBackoff(),
+            options.maxBackoff(),
+            options.maxUnschedulable(),
+            framework.requeueEvents());
+    watch = new ClusterWatch(
+            client, options.schedulerName(), cache, quotas, podGroups, queue, waitingPods);
+    scheduler =
+        new Scheduler(
+            queue,
+            cache,
+            framework,
+            new PodOutcomeRecorder(client, options.schedulerName()),
+            bindingPool,
+            new SchedulerMetrics(registry, queue));
+    loop = daemon("koord-scheduler").newThread(scheduler);
+  }
+
+  /** Lists the cluster, then starts scheduling. */
+  public void start() {
+    watch.start();
+    loop.start();
+  }
+
+  @Override
+  public void close() {
+    queue.close();
+    watch.close();
+    timer.shutdownNow();
+    bindingPool.shutdownNow();
+    filterPool.shutdownNow();
+  }
+
+  private static ThreadFactory daemon(String name) {
+    AtomicInteger count = new AtomicInteger();
+    return task -> {
+      Thread thread = new Thread(task, name + "-" + count.getAndIncrement());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+}

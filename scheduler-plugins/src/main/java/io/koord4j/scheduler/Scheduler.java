@@ -1,0 +1,128 @@
+package io.koord4j.scheduler;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.koord4j.scheduler.cache.SchedulerCache;
+import io.koord4j.scheduler.framework.CycleState;
+import io.koord4j.scheduler.framework.Framework;
+import io.koord4j.scheduler.framework.Status;
+import io.koord4j.scheduler.queue.QueuedPod;
+import io.koord4j.scheduler.queue.SchedulingQueue;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Takes pods from the queue one at a time through the scheduling cycle (PreFilter to Permit),
+ * then hands each to the binding cycle (waiting at Permit, PreBind, Bind) on another thread so
+ * that the next pod does not wait for the API server.
+ */
+public final class Scheduler implements Runnable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
+
+  /** Where outcomes are told to people: pod conditions and events. */
+  public interface Outcomes {
+    void unschedulable(Pod pod, String message);
+
+    void scheduled(Pod pod, String nodeName);
+  }
+
+  private final SchedulingQueue queue;
+  private final SchedulerCache cache;
+  private final Framework framework;
+  private final Outcomes outcomes;
+  private final Executor binding;
+  private final SchedulerMetrics metrics;
+
+  public Scheduler(
+      SchedulingQueue queue,
+      SchedulerCache cache,
+      Framework framework,
+      Outcomes outcomes,
+      Executor binding,
+      SchedulerMetrics metrics) {
+    this.queue = queue;
+    this.cache = cache;
+    this.framework = framework;
+    this.outcomes = outcomes;
+    this.binding = binding;
+    this.metrics = metrics;
+  }
+
+  /** Schedules until the queue is closed. */
+  @Override
+  public void run() {
+    try {
+      for (Optional<QueuedPod> next = queue.pop(); next.isPresent(); next = queue.pop()) {
+        scheduleOne(next.get());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** One scheduling cycle for a popped pod. */
+  public void scheduleOne(QueuedPod attempt) {
+    long start = System.nanoTime();
+    Pod pod = attempt.pod();
+    try {
+      CycleState state = new CycleState();
+      Framework.Placement placement = framework.selectNode(state, pod, cache.snapshot());
+      if (!placement.found()) {
+        metrics.attempt(SchedulerMetrics.UNSCHEDULABLE);
+        queue.parkUnschedulable(attempt, placement.error().rejectors());
+        tell(pod, placement.error().message());
+        return;
+      }
+      String node = placement.nodeName();
+      cache.assume(pod, node);
+      Status reserved = framework.reserve(state, pod, node);
+      if (!reserved.isSuccess()) {
+        cache.forget(attempt.uid());
+        metrics.attempt(SchedulerMetrics.UNSCHEDULABLE);
+        queue.parkUnschedulable(attempt, Set.of(reserved.plugin()));
+        tell(pod, reserved.plugin() + ": " + reserved.message());
+        return;
+      }
+      framework
+          .permit(state, pod, node)
+          .thenAcceptAsync(permit -> bindingCycle(attempt, state, node, permit), binding);
+    } catch (RuntimeException e) {
+      LOG.error("scheduling {} failed", nameOf(pod), e);
+      metrics.attempt(SchedulerMetrics.ERROR);
+      queue.backoff(attempt);
+    } finally {
+      metrics.cycle(Duration.ofNanos(System.nanoTime() - start));
+    }
+  }
+
+  private void bindingCycle(QueuedPod attempt, CycleState state, String node, Status permit) {
+    Pod pod = attempt.pod();
+    Status status = permit.isSuccess() ? framework.bind(state, pod, node) : permit;
+    if (status.isSuccess()) {
+      metrics.attempt(SchedulerMetrics.SCHEDULED);
+      queue.done(attempt.uid());
+      outcomes.scheduled(pod, node);
+      return;
+    }
+    framework.unreserve(state, pod, node);
+    cache.forget(attempt.uid());
+    metrics.attempt(
+        status.isRejection() ? SchedulerMetrics.UNSCHEDULABLE : SchedulerMetrics.ERROR);
+    if (queue.backoff(attempt)) {
+      outcomes.unschedulable(pod, status.plugin() + ": " + status.message());
+    }
+  }
+
+  /** Conditions and events are API calls: the binding threads make them, not this loop. */
+  private void tell(Pod pod, String message) {
+    binding.execute(() -> outcomes.unschedulable(pod, message));
+  }
+
+  private static String nameOf(Pod pod) {
+    return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+  }
+}

@@ -1,0 +1,68 @@
+package io.koord4j.scheduler;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * koord-scheduler. Connects with KUBECONFIG or the in-cluster service account, serves {@code
+ * /healthz} and {@code /metrics}, and schedules only while it holds the Lease, so that replicas
+ * can stand by. Losing the Lease ends the process, as kube-scheduler does: a restart rebuilds all
+ * state from the cluster.
+ *
+ * <p>Environment: {@code SCHEDULER_NAME} (default koord-scheduler), {@code HEALTH_PORT} (default
+ * 10251), {@code LEASE_NAMESPACE} (default kube-system).
+ */
+public final class SchedulerMain {
+  private SchedulerMain() {}
+
+  private static final Logger LOG = LoggerFactory.getLogger(SchedulerMain.class);
+
+  public static void main(String[] args) throws Exception {
+    String name = env("SCHEDULER_NAME", KoordScheduler.DEFAULT_NAME);
+    KoordScheduler.Options options = KoordScheduler.Options.defaults().withSchedulerName(name);
+    String identity = InetAddress.getLocalHost().getHostName() + "_" + UUID.randomUUID();
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    KubernetesClient client = new KubernetesClientBuilder().build();
+    HealthServer health = new HealthServer(Integer.parseInt(env("HEALTH_PORT", "10251")), registry);
+    KoordScheduler scheduler = new KoordScheduler(client, registry, options);
+    LOG.info("{} as {}; health and metrics on port {}", name, identity, health.port());
+    client
+        .leaderElector()
+        .withConfig(
+            new LeaderElectionConfigBuilder()
+                .withName(name)
+                .withLock(new LeaseLock(env("LEASE_NAMESPACE", "kube-system"), name, identity))
+                .withLeaseDuration(Duration.ofSeconds(15))
+                .withRenewDeadline(Duration.ofSeconds(10))
+                .withRetryPeriod(Duration.ofSeconds(2))
+                .withLeaderCallbacks(
+                    new LeaderCallbacks(
+                        () -> {
+                          LOG.info("leading; starting to schedule");
+                          scheduler.start();
+                        },
+                        () -> {
+                          LOG.error("lost the lease; exiting so that a restart rebuilds state");
+                          System.exit(1);
+                        },
+                        leader -> LOG.info("leader is {}", leader)))
+                .build())
+        .build()
+        .run();
+  }
+
+  private static String env(String key, String fallback) {
+    String value = System.getenv(key);
+    return value == null || value.isBlank() ? fallback : value;
+  }
+}

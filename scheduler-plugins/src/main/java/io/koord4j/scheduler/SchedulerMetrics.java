@@ -1,0 +1,52 @@
+package io.koord4j.scheduler;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.koord4j.scheduler.queue.SchedulingQueue;
+import java.time.Duration;
+
+/** kube-scheduler's core metrics under the same names, so existing dashboards read them. */
+public final class SchedulerMetrics {
+
+  public static final String SCHEDULED = "scheduled";
+  public static final String UNSCHEDULABLE = "unschedulable";
+  public static final String ERROR = "error";
+
+  private final MeterRegistry registry;
+  private final Timer cycle;
+
+  public SchedulerMetrics(MeterRegistry registry, SchedulingQueue queue) {
+    this.registry = registry;
+    this.cycle =
+        Timer.builder("scheduler_scheduling_attempt_duration")
+            .description("Scheduling cycle latency, PreFilter to Permit")
+            .publishPercentileHistogram()
+            .register(registry);
+    for (String subQueue : queue.sizes().keySet()) {
+      Gauge.builder("scheduler_pending_pods", queue, q -> q.sizes().get(subQueue))
+          .description("Pending pods by sub-queue")
+          .tag("queue", subQueue)
+          .register(registry);
+    }
+  }
+
+  /** One finished attempt: {@link #SCHEDULED}, {@link #UNSCHEDULABLE} or {@link #ERROR}. */
+  public void attempt(String result) {
+    Counter.builder("scheduler_schedule_attempts")
+        .description("Scheduling attempts by result")
+        .tag("result", result)
+        .register(registry)
+        .increment();
+  }
+
+  public void cycle(Duration duration) {
+    cycle.record(duration);
+  }
+
+  public double attempts(String result) {
+    Counter counter = registry.find("scheduler_schedule_attempts").tag("result", result).counter();
+    return counter == null ? 0 : counter.count();
+  }
+}

@@ -1,0 +1,13 @@
+package io.koord4j.scheduler.framework;
+
+/** Cluster changes that may make an unschedulable pod schedulable, and so move it back. */
+public enum ClusterEvent {
+  NODE_ADDED,
+  /** Labels, taints, allocatable or the unschedulable flag changed; status heartbeats do not. */
+  NODE_UPDATED,
+  POD_ADDED,
+  /** A pod that held resources (bound or assumed) went away or finished. */
+  ASSIGNED_POD_DELETED,
+  POD_GROUP_CHANGED,
+  QUOTA_CHANGED
+}

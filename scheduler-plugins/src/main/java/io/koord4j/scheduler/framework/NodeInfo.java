@@ -1,0 +1,26 @@
+package io.koord4j.scheduler.framework;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.koord4j.quota.ResourceVector;
+
+/**
+ * A node as one scheduling cycle sees it: immutable, with the summed requests of the pods bound
+ * or assumed on it.
+ *
+ * @param allocatable in base units, {@code pods} included
+ */
+public record NodeInfo(Node node, ResourceVector allocatable, ResourceVector requested, int podCount) {
+
+  public static NodeInfo of(Node node) {
+    var allocatable = node.getStatus() == null ? null : node.getStatus().getAllocatable();
+    return new NodeInfo(node, Resources.of(allocatable), ResourceVector.EMPTY, 0);
+  }
+
+  public String name() {
+    return node.getMetadata().getName();
+  }
+
+  public NodeInfo withUsage(ResourceVector requested, int podCount) {
+    return new NodeInfo(node, allocatable, requested, podCount);
+  }
+}

@@ -1,0 +1,248 @@
+package io.koord4j.scheduler.kube;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.koord4j.api.gang.PodGroup;
+import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.quota.InvalidQuotaTreeException;
+import io.koord4j.quota.ResourceVector;
+import io.koord4j.scheduler.cache.SchedulerCache;
+import io.koord4j.scheduler.framework.ClusterEvent;
+import io.koord4j.scheduler.framework.NodeInfo;
+import io.koord4j.scheduler.framework.WaitingPods;
+import io.koord4j.scheduler.plugins.elasticquota.ElasticQuotaSpecs;
+import io.koord4j.scheduler.plugins.elasticquota.QuotaAccounts;
+import io.koord4j.scheduler.queue.SchedulingQueue;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Informers on nodes, pods, PodGroups and ElasticQuotas, translated into the cache, the quota
+ * accounts, the PodGroup map the gang resolver reads, and the queue. Quotas, PodGroups and nodes sync before pods, so every pod is charged
+ * and counted against a complete picture.
+ */
+public final class ClusterWatch implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterWatch.class);
+
+  private final KubernetesClient client;
+  private final String schedulerName;
+  private final SchedulerCache cache;
+  private final QuotaAccounts quotas;
+  private final SchedulingQueue queue;
+  private final WaitingPods waitingPods;
+  private final Map<String, PodGroup> podGroups;
+  private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+  private SharedIndexInformer<ElasticQuota> quotaInformer;
+
+  public ClusterWatch(
+      KubernetesClient client,
+      String schedulerName,
+      SchedulerCache cache,
+      QuotaAccounts quotas,
+      Map<String, PodGroup> podGroups,
+      SchedulingQueue queue,
+      WaitingPods waitingPods) {
+    this.client = client;
+    this.schedulerName = schedulerName;
+    this.cache = cache;
+    this.quotas = quotas;
+    this.podGroups = podGroups;
+    this.queue = queue;
+    this.waitingPods = waitingPods;
+  }
+
+  /** Starts the informers and returns once each has listed its objects. */
+  public void start() {
+    quotaInformer =
+        client.resources(ElasticQuota.class).inAnyNamespace().inform(handler(q -> quotasChanged()));
+    informers.add(quotaInformer);
+    quotasChanged();
+    informers.add(
+        client
+            .resources(PodGroup.class)
+            .inAnyNamespace()
+            .inform(
+                new Handler<PodGroup>() {
+                  @Override
+                  void upsert(PodGroup old, PodGroup group) {
+                    podGroups.put(idOf(group.getMetadata()), group);
+                    queue.onEvent(ClusterEvent.POD_GROUP_CHANGED);
+                  }
+
+                  @Override
+                  void delete(PodGroup group) {
+                    podGroups.remove(idOf(group.getMetadata()));
+                  }
+                }));
+    informers.add(client.nodes().inform(new NodeHandler()));
+    informers.add(client.pods().inAnyNamespace().inform(new PodHandler()));
+  }
+
+  @Override
+  public void close() {
+    informers.forEach(SharedIndexInformer::close);
+  }
+
+  private void quotasChanged() {
+    if (quotaInformer == null) {
+      return; // still listing; start() reads the complete list once it is there
+    }
+    List<ElasticQuota> all = quotaInformer.getStore().list();
+    Map<String, String> bindings = new HashMap<>();
+    all.forEach(
+        q -> ElasticQuotaSpecs.boundNamespaces(q).forEach(ns -> bindings.put(ns, q.getMetadata().getName())));
+    try {
+      quotas.setQuotas(all.stream().map(ElasticQuotaSpecs::from).toList(), bindings);
+      queue.onEvent(ClusterEvent.QUOTA_CHANGED);
+    } catch (InvalidQuotaTreeException e) {
+      LOG.warn("keeping the previous quota tree: {}", e.getMessage());
+    }
+  }
+
+  private final class NodeHandler extends Handler<Node> {
+    @Override
+    void upsert(Node old, Node node) {
+      cache.upsertNode(node);
+      updateClusterTotal();
+      if (old == null) {
+        queue.onEvent(ClusterEvent.NODE_ADDED);
+      } else if (schedulingRelevantChange(old, node)) {
+        queue.onEvent(ClusterEvent.NODE_UPDATED);
+      }
+    }
+
+    @Override
+    void delete(Node node) {
+      cache.removeNode(node.getMetadata().getName());
+      updateClusterTotal();
+    }
+
+    private void updateClusterTotal() {
+      quotas.setClusterTotal(
+          cache.snapshot().stream()
+              .map(NodeInfo::allocatable)
+              .reduce(ResourceVector.EMPTY, ResourceVector::add));
+    }
+  }
+
+  /** Node status heartbeats change nothing a filter reads; skipping them avoids useless retries. */
+  static boolean schedulingRelevantChange(Node old, Node node) {
+    return !Objects.equals(old.getMetadata().getLabels(), node.getMetadata().getLabels())
+        || !Objects.equals(old.getSpec(), node.getSpec())
+        || !Objects.equals(
+            old.getStatus().getAllocatable(), node.getStatus().getAllocatable());
+  }
+
+  private final class PodHandler extends Handler<Pod> {
+    @Override
+    void upsert(Pod old, Pod pod) {
+      String uid = pod.getMetadata().getUid();
+      cache.upsertPod(pod);
+      boolean terminal = isTerminal(pod);
+      if (terminal) {
+        quotas.podGone(uid);
+        queue.delete(uid);
+        if (old != null && !isTerminal(old) && isBound(old)) {
+          queue.onEvent(ClusterEvent.ASSIGNED_POD_DELETED);
+        }
+        return;
+      }
+      quotas.podSeen(pod);
+      if (isOurs(pod) && !isBound(pod) && pod.getMetadata().getDeletionTimestamp() == null) {
+        // An assumed pod is being bound; a late pending update must not queue it again.
+        if (!cache.isAssumed(uid)) {
+          queue.add(pod);
+        }
+      } else {
+        queue.delete(uid);
+      }
+      if (old == null) {
+        queue.onEvent(ClusterEvent.POD_ADDED);
+      }
+    }
+
+    @Override
+    void delete(Pod pod) {
+      String uid = pod.getMetadata().getUid();
+      queue.delete(uid);
+      // A deleted pod held at Permit would keep its node's room until its gang times out.
+      waitingPods.reject(uid, "ClusterWatch", "the pod was deleted");
+      cache.removePod(uid);
+      quotas.podGone(uid);
+      if (isBound(pod) && !isTerminal(pod)) {
+        queue.onEvent(ClusterEvent.ASSIGNED_POD_DELETED);
+      }
+    }
+
+    private boolean isOurs(Pod pod) {
+      return schedulerName.equals(pod.getSpec().getSchedulerName());
+    }
+  }
+
+  private static boolean isBound(Pod pod) {
+    String node = pod.getSpec().getNodeName();
+    return node != null && !node.isEmpty();
+  }
+
+  private static boolean isTerminal(Pod pod) {
+    String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+    return "Succeeded".equals(phase) || "Failed".equals(phase);
+  }
+
+  private static String idOf(io.fabric8.kubernetes.api.model.ObjectMeta meta) {
+    return meta.getNamespace() + "/" + meta.getName();
+  }
+
+  private static <T> Handler<T> handler(java.util.function.Consumer<T> onAnyChange) {
+    return new Handler<>() {
+      @Override
+      void upsert(T old, T object) {
+        onAnyChange.accept(object);
+      }
+
+      @Override
+      void delete(T object) {
+        onAnyChange.accept(object);
+      }
+    };
+  }
+
+  /** Adds and updates in one method; a handler failure is logged, never kills the informer. */
+  private abstract static class Handler<T> implements ResourceEventHandler<T> {
+    abstract void upsert(T old, T object);
+
+    abstract void delete(T object);
+
+    @Override
+    public void onAdd(T object) {
+      guarded(() -> upsert(null, object));
+    }
+
+    @Override
+    public void onUpdate(T old, T object) {
+      guarded(() -> upsert(old, object));
+    }
+
+    @Override
+    public void onDelete(T object, boolean finalStateUnknown) {
+      guarded(() -> delete(object));
+    }
+
+    private static void guarded(Runnable action) {
+      try {
+        action.run();
+      } catch (RuntimeException e) {
+        LOG.error("informer event handling failed", e);
+      }
+    }
+  }
+}

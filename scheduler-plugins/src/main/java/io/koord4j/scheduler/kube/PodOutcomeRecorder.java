@@ -1,0 +1,122 @@
+package io.koord4j.scheduler.kube;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.koord4j.scheduler.Scheduler;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Tells people what happened to a pod, as kube-scheduler does: a {@code PodScheduled=False}
+ * condition (reason Unschedulable) and a FailedScheduling event when it cannot be placed, a
+ * Scheduled event when it is bound. A failure repeated with the same message writes nothing, so
+ * retries do not flood the API server.
+ */
+public final class PodOutcomeRecorder implements Scheduler.Outcomes {
+
+  private static final Logger LOG = LoggerFactory.getLogger(PodOutcomeRecorder.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  static final String POD_SCHEDULED = "PodScheduled";
+  static final String UNSCHEDULABLE = "Unschedulable";
+
+  private final KubernetesClient client;
+  private final String schedulerName;
+
+  public PodOutcomeRecorder(KubernetesClient client, String schedulerName) {
+    this.client = client;
+    this.schedulerName = schedulerName;
+  }
+
+  @Override
+  public void unschedulable(Pod pod, String message) {
+    if (alreadySays(pod, message)) {
+      return;
+    }
+    Map<String, Object> condition =
+        Map.of(
+            "type", POD_SCHEDULED,
+            "status", "False",
+            "reason", UNSCHEDULABLE,
+            "message", message,
+            "lastTransitionTime", Instant.now().toString());
+    try {
+      client
+          .pods()
+          .inNamespace(pod.getMetadata().getNamespace())
+          .withName(pod.getMetadata().getName())
+          .subresource("status")
+          .patch(
+              PatchContext.of(PatchType.STRATEGIC_MERGE),
+              JSON.writeValueAsString(Map.of("status", Map.of("conditions", List.of(condition)))));
+      event(pod, "Warning", "FailedScheduling", message);
+    } catch (KubernetesClientException | JsonProcessingException e) {
+      LOG.warn("cannot record why {} is unschedulable: {}", nameOf(pod), e.getMessage());
+    }
+  }
+
+  @Override
+  public void scheduled(Pod pod, String nodeName) {
+    try {
+      event(pod, "Normal", "Scheduled", "Successfully assigned " + nameOf(pod) + " to " + nodeName);
+    } catch (KubernetesClientException e) {
+      LOG.warn("cannot record that {} is scheduled: {}", nameOf(pod), e.getMessage());
+    }
+  }
+
+  /** The pod already carries this failure, so there is nothing new to say. */
+  static boolean alreadySays(Pod pod, String message) {
+    if (pod.getStatus() == null) {
+      return false;
+    }
+    return pod.getStatus().getConditions().stream()
+        .anyMatch(
+            (PodCondition c) ->
+                POD_SCHEDULED.equals(c.getType())
+                    && "False".equals(c.getStatus())
+                    && UNSCHEDULABLE.equals(c.getReason())
+                    && message.equals(c.getMessage()));
+  }
+
+  private void event(Pod pod, String type, String reason, String message) {
+    String now = Instant.now().toString();
+    Event event =
+        new EventBuilder()
+            .withNewMetadata()
+            .withGenerateName(pod.getMetadata().getName() + ".")
+            .withNamespace(pod.getMetadata().getNamespace())
+            .endMetadata()
+            .withNewInvolvedObject()
+            .withApiVersion("v1")
+            .withKind("Pod")
+            .withNamespace(pod.getMetadata().getNamespace())
+            .withName(pod.getMetadata().getName())
+            .withUid(pod.getMetadata().getUid())
+            .endInvolvedObject()
+            .withType(type)
+            .withReason(reason)
+            .withMessage(message)
+            .withNewSource()
+            .withComponent(schedulerName)
+            .endSource()
+            .withFirstTimestamp(now)
+            .withLastTimestamp(now)
+            .withCount(1)
+            .build();
+    client.v1().events().inNamespace(pod.getMetadata().getNamespace()).resource(event).create();
+  }
+
+  private static String nameOf(Pod pod) {
+    return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+  }
+}

@@ -1,0 +1,74 @@
+package io.koord4j.scheduler.cache;
+
+import static io.koord4j.scheduler.Fixtures.boundTo;
+import static io.koord4j.scheduler.Fixtures.node;
+import static io.koord4j.scheduler.Fixtures.pod;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.koord4j.scheduler.framework.NodeInfo;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class SchedulerCacheTest {
+
+  private final SchedulerCache cache =
+      new SchedulerCache(pod -> Optional.ofNullable(pod.getMetadata().getLabels()).map(l -> l.get("gang")));
+
+  @Test
+  void anAssumedPodCountsAtOnceAndIsReleasedWhenForgotten() {
+    cache.upsertNode(node("n", "4", "8Gi"));
+    Pod pod = pod("p", "1", "1Gi");
+    cache.upsertPod(pod);
+
+    cache.assume(pod, "n");
+    assertThat(usage()).isEqualTo(new long[] {1000, 1});
+    cache.upsertPod(pod); // a late pending update keeps the assumption
+    assertThat(usage()).isEqualTo(new long[] {1000, 1});
+
+    cache.forget(pod.getMetadata().getUid());
+    assertThat(usage()).isEqualTo(new long[] {0, 0});
+  }
+
+  @Test
+  void theInformerConfirmsAnAssumedPodWithoutCountingItTwice() {
+    cache.upsertNode(node("n", "4", "8Gi"));
+    Pod pod = pod("p", "1", "1Gi");
+    cache.assume(pod, "n");
+    cache.upsertPod(boundTo(pod, "n"));
+    assertThat(cache.isAssumed(pod.getMetadata().getUid())).isFalse();
+    cache.forget(pod.getMetadata().getUid());
+    assertThat(usage()).isEqualTo(new long[] {1000, 1});
+  }
+
+  @Test
+  void finishedAndDeletedPodsFreeTheirNode() {
+    cache.upsertNode(node("n", "4", "8Gi"));
+    Pod a = boundTo(pod("a", "1", "1Gi"), "n");
+    Pod b = boundTo(pod("b", "2", "1Gi"), "n");
+    cache.upsertPod(a);
+    cache.upsertPod(b);
+    cache.upsertPod(new PodBuilder(a).withNewStatus().withPhase("Succeeded").endStatus().build());
+    cache.removePod(b.getMetadata().getUid());
+    assertThat(usage()).isEqualTo(new long[] {0, 0});
+  }
+
+  @Test
+  void countsGroupMembersAndPlacedMembers() {
+    Pod first = new PodBuilder(pod("a", "1", "1Gi")).editMetadata().addToLabels("gang", "g").endMetadata().build();
+    Pod second = new PodBuilder(pod("b", "1", "1Gi")).editMetadata().addToLabels("gang", "g").endMetadata().build();
+    cache.upsertPod(first);
+    cache.upsertPod(second);
+    cache.assume(first, "n");
+    assertThat(cache.groupMembers("g")).isEqualTo(2);
+    assertThat(cache.groupPlaced("g")).isEqualTo(1);
+    cache.removePod(second.getMetadata().getUid());
+    assertThat(cache.groupMembers("g")).isEqualTo(1);
+  }
+
+  private long[] usage() {
+    NodeInfo node = cache.snapshot().get(0);
+    return new long[] {node.requested().get("cpu"), node.podCount()};
+  }
+}
