@@ -59,6 +59,8 @@ public final class KueueAdmissionCheckController implements AutoCloseable {
   private final SharedIndexInformer<Node> nodes;
   private final SharedIndexInformer<Pod> pods;
   private final SharedIndexInformer<Device> devices;
+  /** Passes wait until every informer has listed: a half-seen cluster could look too small. */
+  private volatile boolean listed;
   private volatile boolean closed;
   /** Touched only on the loop thread. */
   private ScheduledFuture<?> wakeUp;
@@ -67,13 +69,26 @@ public final class KueueAdmissionCheckController implements AutoCloseable {
     this.client = client;
     this.settings = settings;
     this.clock = clock;
-    ResourceEventHandler<Object> onChange = new AnyChange(this::requestPass);
-    this.checks = client.genericKubernetesResources(AdmissionCheck.CONTEXT).inform(handler(onChange), 0);
-    this.workloads =
-        client.genericKubernetesResources(Workload.CONTEXT).inAnyNamespace().inform(handler(onChange), 0);
-    this.nodes = client.nodes().inform(handler(onChange), 0);
-    this.pods = client.pods().inAnyNamespace().inform(handler(onChange), 0);
-    this.devices = client.resources(Device.class).inform(handler(onChange), 0);
+    this.checks = client.genericKubernetesResources(AdmissionCheck.CONTEXT).runnableInformer(0);
+    this.workloads = client.genericKubernetesResources(Workload.CONTEXT).inAnyNamespace().runnableInformer(0);
+    this.nodes = client.nodes().runnableInformer(0);
+    this.pods = client.pods().inAnyNamespace().runnableInformer(0);
+    this.devices = client.resources(Device.class).runnableInformer(0);
+  }
+
+  private List<SharedIndexInformer<?>> informers() {
+    return List.of(checks, workloads, nodes, pods, devices);
+  }
+
+  /** Lists everything before the first pass, so that it already sees the whole cluster. */
+  private void run() {
+    AnyChange onChange = new AnyChange(this::requestPass);
+    informers().forEach(informer -> {
+      informer.addEventHandler(onChange);
+      informer.run();
+    });
+    listed = true;
+    requestPass();
   }
 
   /** Starts with the settings of the environment ({@link CheckSettings#from}). */
@@ -85,7 +100,7 @@ public final class KueueAdmissionCheckController implements AutoCloseable {
   public static KueueAdmissionCheckController start(KubernetesClient client, CheckSettings settings) {
     KueueAdmissionCheckController controller =
         new KueueAdmissionCheckController(client, settings, Clock.systemUTC());
-    controller.requestPass();
+    controller.run();
     LOG.info("Kueue admission checks {} running (Retry after {} s Pending, requeue after {} s)",
         AdmissionCheck.KOORD4J_CONTROLLER, settings.waitBeforeRetry().toSeconds(), settings.requeueAfterSeconds());
     return controller;
@@ -94,7 +109,7 @@ public final class KueueAdmissionCheckController implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    List.of(checks, workloads, nodes, pods, devices).forEach(SharedIndexInformer::close);
+    informers().forEach(SharedIndexInformer::close);
     loop.shutdownNow();
     try {
       loop.awaitTermination(10, TimeUnit.SECONDS);
@@ -104,7 +119,7 @@ public final class KueueAdmissionCheckController implements AutoCloseable {
   }
 
   private void requestPass() {
-    if (!closed && passQueued.compareAndSet(false, true)) {
+    if (listed && !closed && passQueued.compareAndSet(false, true)) {
       loop.schedule(this::pass, COALESCE.toMillis(), TimeUnit.MILLISECONDS);
     }
   }
@@ -177,11 +192,6 @@ public final class KueueAdmissionCheckController implements AutoCloseable {
       wakeUp.cancel(false);
     }
     wakeUp = loop.schedule(this::requestPass, delay, TimeUnit.MILLISECONDS);
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <T> ResourceEventHandler<T> handler(ResourceEventHandler<Object> any) {
-    return (ResourceEventHandler<T>) any;
   }
 
   /** Every add, update and delete asks for a pass; what changed is read from the stores. */
