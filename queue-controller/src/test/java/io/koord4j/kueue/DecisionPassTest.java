@@ -9,6 +9,7 @@ import static io.koord4j.kueue.KueueFixtures.waiting;
 import static io.koord4j.kueue.KueueFixtures.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.koord4j.api.kueue.AdmissionCheckState;
 import io.koord4j.api.kueue.Workload;
 import java.time.Duration;
@@ -106,7 +107,7 @@ class DecisionPassTest {
   void invalidPodTemplateIsRejectedNamingTheField() {
     Workload job = workload("odd", 1, 8, AdmissionCheckState.PENDING, SINCE);
     job.getSpec().getPodSets().get(0).getTemplate().getSpec().getContainers().get(0).getResources()
-        .getRequests().put("koordinator.sh/gpu", new io.fabric8.kubernetes.api.model.Quantity("150"));
+        .getRequests().put("koordinator.sh/gpu", new Quantity("150"));
 
     AdmissionCheckState check = onlyWrite(DecisionPass.run(
         cluster(List.of(gpuNode("a", 8)), List.of()), List.of(waiting(job)), SETTINGS, NOW));

@@ -13,6 +13,7 @@ import io.koord4j.api.kueue.Workload;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** Nodes, pods and workloads as the informers would hand them over. */
 final class KueueFixtures {
@@ -80,7 +81,7 @@ final class KueueFixtures {
   }
 
   static WaitingWorkload waiting(Workload workload) {
-    return WaitingWorkload.of(workload, java.util.Set.of(CHECK)).orElseThrow();
+    return WaitingWorkload.of(workload, Set.of(CHECK)).orElseThrow();
   }
 
   static AdmissionCheckState ours(Workload workload) {
