@@ -1,0 +1,131 @@
+package io.koord4j.kueue;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.koord4j.api.WellKnown;
+import io.koord4j.api.device.Device;
+import io.koord4j.api.kueue.Workload;
+import io.koord4j.device.ClusterNode;
+import io.koord4j.device.GpuAllocation;
+import io.koord4j.device.NodeResources;
+import io.koord4j.device.PodPlacement;
+import io.koord4j.device.PodSetRequest;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+/**
+ * The schedulable nodes with what is free on them, as gang placement sees them. Immutable:
+ * {@link #withPlaced} returns the cluster after a gang took its room, so that gangs decided in
+ * the same pass do not count the same free GPUs twice.
+ */
+final class ClusterSnapshot {
+  private final Map<String, ClusterNode> nodes;
+  private final Map<String, Map<String, String>> labels;
+  private final Map<String, Integer> boundPodsByOwner;
+  private final Map<String, Integer> boundPodsByGang;
+
+  private ClusterSnapshot(
+      Map<String, ClusterNode> nodes,
+      Map<String, Map<String, String>> labels,
+      Map<String, Integer> boundPodsByOwner,
+      Map<String, Integer> boundPodsByGang) {
+    this.nodes = nodes;
+    this.labels = labels;
+    this.boundPodsByOwner = boundPodsByOwner;
+    this.boundPodsByGang = boundPodsByGang;
+  }
+
+  /** Nodes sorted by name, so that the same cluster always gives the same placements. */
+  static ClusterSnapshot of(List<Node> nodes, List<Pod> pods, Map<String, Device> devices) {
+    Map<String, List<Pod>> podsByNode = new LinkedHashMap<>();
+    Map<String, Integer> byOwner = new HashMap<>();
+    Map<String, Integer> byGang = new HashMap<>();
+    for (Pod pod : pods) {
+      if (pod.getSpec() == null || pod.getSpec().getNodeName() == null) {
+        continue;
+      }
+      if (holdsResources(pod)) {
+        podsByNode.computeIfAbsent(pod.getSpec().getNodeName(), n -> new ArrayList<>()).add(pod);
+      }
+      ownerUid(pod.getMetadata()).ifPresent(uid -> byOwner.merge(uid, 1, Integer::sum));
+      gangKey(pod.getMetadata()).ifPresent(gang -> byGang.merge(gang, 1, Integer::sum));
+    }
+    Map<String, ClusterNode> byName = new LinkedHashMap<>();
+    Map<String, Map<String, String>> labels = new LinkedHashMap<>();
+    nodes.stream()
+        .filter(ClusterSnapshot::acceptsPods)
+        .sorted(Comparator.comparing(node -> node.getMetadata().getName()))
+        .forEach(node -> {
+          String name = node.getMetadata().getName();
+          byName.put(name, NodeModel.of(node, devices.get(name), podsByNode.getOrDefault(name, List.of())));
+          labels.put(name, node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels());
+        });
+    return new ClusterSnapshot(byName, labels, byOwner, byGang);
+  }
+
+  /**
+   * How many pods of a workload were bound, finished ones included: pods owned by the workload's
+   * owner (a Job's pods) or carrying its gang annotation (pods of nested jobs).
+   */
+  int boundPods(Workload workload) {
+    int owned = ownerUid(workload.getMetadata()).map(uid -> boundPodsByOwner.getOrDefault(uid, 0)).orElse(0);
+    int inGang = boundPodsByGang.getOrDefault(
+        workload.getMetadata().getNamespace() + "/" + workload.getMetadata().getName(), 0);
+    return Math.max(owned, inGang);
+  }
+
+  /** The nodes whose labels pass {@code filter}. */
+  List<ClusterNode> nodes(Predicate<Map<String, String>> filter) {
+    return nodes.values().stream().filter(node -> filter.test(labels.get(node.name()))).toList();
+  }
+
+  /** The cluster after {@code placements} of {@code gang}'s pods took their room. */
+  ClusterSnapshot withPlaced(List<PodSetRequest> gang, List<PodPlacement> placements) {
+    Map<String, ClusterNode> next = new LinkedHashMap<>(nodes);
+    for (PodPlacement placement : placements) {
+      PodSetRequest podSet = gang.stream().filter(set -> set.name().equals(placement.podSet())).findFirst().orElseThrow();
+      ClusterNode node = next.get(placement.nodeName());
+      GpuAllocation gpus = placement.gpus();
+      NodeResources free = node.free().minus(podSet.milliCpu(), podSet.memoryBytes());
+      next.put(node.name(), new ClusterNode(
+          node.gpus(), gpus == null ? node.gpuUsage() : node.gpuUsage().reserve(gpus), node.allocatable(), free));
+    }
+    return new ClusterSnapshot(next, labels, boundPodsByOwner, boundPodsByGang);
+  }
+
+  /** Not finished: what the scheduler still counts against the node. */
+  private static boolean holdsResources(Pod pod) {
+    String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+    return !"Succeeded".equals(phase) && !"Failed".equals(phase);
+  }
+
+  private static Optional<String> ownerUid(ObjectMeta meta) {
+    return meta.getOwnerReferences() == null
+        ? Optional.empty()
+        : meta.getOwnerReferences().stream()
+            .filter(owner -> Boolean.TRUE.equals(owner.getController()))
+            .map(OwnerReference::getUid)
+            .findFirst();
+  }
+
+  private static Optional<String> gangKey(ObjectMeta meta) {
+    String gang = meta.getAnnotations() == null ? null : meta.getAnnotations().get(WellKnown.GANG_NAME);
+    return Optional.ofNullable(gang).map(name -> meta.getNamespace() + "/" + name);
+  }
+
+  private static boolean acceptsPods(Node node) {
+    boolean cordoned = node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable());
+    boolean ready = node.getStatus() != null && node.getStatus().getConditions() != null
+        && node.getStatus().getConditions().stream()
+            .anyMatch(condition -> "Ready".equals(condition.getType()) && "True".equals(condition.getStatus()));
+    return ready && !cordoned;
+  }
+}

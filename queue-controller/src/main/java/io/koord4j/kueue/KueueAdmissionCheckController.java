@@ -1,0 +1,214 @@
+package io.koord4j.kueue;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.koord4j.api.device.Device;
+import io.koord4j.api.kueue.AdmissionCheck;
+import io.koord4j.api.kueue.KueueObject;
+import io.koord4j.api.kueue.Workload;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the Kueue AdmissionChecks whose controllerName is {@code koord4j.io/gang-feasibility}:
+ * marks them Active and answers, for each workload holding quota, whether all its pods can be
+ * placed at once. Informers on workloads, checks, nodes, pods and Devices feed one thread that
+ * re-decides every waiting workload after any change; the decisions themselves are pure ({@link
+ * DecisionPass}).
+ */
+public final class KueueAdmissionCheckController implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(KueueAdmissionCheckController.class);
+  /** Changes arriving together, such as the pods of one job, are decided in one pass. */
+  private static final Duration COALESCE = Duration.ofMillis(200);
+  private static final Duration AFTER_FAILURE = Duration.ofSeconds(5);
+  private static final PatchContext APPLY = new PatchContext.Builder()
+      .withPatchType(PatchType.SERVER_SIDE_APPLY)
+      .withFieldManager(StatusApply.FIELD_MANAGER)
+      .withForce(true)
+      .build();
+
+  private final KubernetesClient client;
+  private final CheckSettings settings;
+  private final Clock clock;
+  private final ScheduledExecutorService loop =
+      Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "kueue-gang-feasibility"));
+  private final AtomicBoolean passQueued = new AtomicBoolean();
+  private final SharedIndexInformer<GenericKubernetesResource> checks;
+  private final SharedIndexInformer<GenericKubernetesResource> workloads;
+  private final SharedIndexInformer<Node> nodes;
+  private final SharedIndexInformer<Pod> pods;
+  private final SharedIndexInformer<Device> devices;
+  /** Passes wait until every informer has listed: a half-seen cluster could look too small. */
+  private volatile boolean listed;
+  private volatile boolean closed;
+  /** Touched only on the loop thread. */
+  private ScheduledFuture<?> wakeUp;
+
+  private KueueAdmissionCheckController(KubernetesClient client, CheckSettings settings, Clock clock) {
+    this.client = client;
+    this.settings = settings;
+    this.clock = clock;
+    this.checks = client.genericKubernetesResources(AdmissionCheck.CONTEXT).runnableInformer(0);
+    this.workloads = client.genericKubernetesResources(Workload.CONTEXT).inAnyNamespace().runnableInformer(0);
+    this.nodes = client.nodes().runnableInformer(0);
+    this.pods = client.pods().inAnyNamespace().runnableInformer(0);
+    this.devices = client.resources(Device.class).runnableInformer(0);
+  }
+
+  private List<SharedIndexInformer<?>> informers() {
+    return List.of(checks, workloads, nodes, pods, devices);
+  }
+
+  /** Lists everything before the first pass, so that it already sees the whole cluster. */
+  private void run() {
+    AnyChange onChange = new AnyChange(this::requestPass);
+    informers().forEach(informer -> {
+      informer.addEventHandler(onChange);
+      informer.run();
+    });
+    listed = true;
+    requestPass();
+  }
+
+  /** Starts with the settings of the environment ({@link CheckSettings#from}). */
+  public static KueueAdmissionCheckController start(KubernetesClient client) {
+    return start(client, CheckSettings.from(System.getenv()));
+  }
+
+  /** Starts the informers (returning once they have listed) and a first pass over the cluster. */
+  public static KueueAdmissionCheckController start(KubernetesClient client, CheckSettings settings) {
+    KueueAdmissionCheckController controller =
+        new KueueAdmissionCheckController(client, settings, Clock.systemUTC());
+    controller.run();
+    LOG.info("Kueue admission checks {} running (Retry after {} s Pending, requeue after {} s)",
+        AdmissionCheck.KOORD4J_CONTROLLER, settings.waitBeforeRetry().toSeconds(), settings.requeueAfterSeconds());
+    return controller;
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    informers().forEach(SharedIndexInformer::close);
+    loop.shutdownNow();
+    try {
+      loop.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void requestPass() {
+    if (listed && !closed && passQueued.compareAndSet(false, true)) {
+      loop.schedule(this::pass, COALESCE.toMillis(), TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private void pass() {
+    passQueued.set(false);
+    try {
+      Instant now = clock.instant();
+      Set<String> ourChecks = activateOurChecks(now);
+      List<WaitingWorkload> waiting = workloads.getStore().list().stream()
+          .map(resource -> KueueObject.from(resource, Workload.class))
+          .map(workload -> WaitingWorkload.of(workload, ourChecks))
+          .flatMap(Optional::stream)
+          .toList();
+      if (waiting.isEmpty()) {
+        return;
+      }
+      Map<String, Device> devicesByNode = devices.getStore().list().stream()
+          .collect(Collectors.toMap(device -> device.getMetadata().getName(), Function.identity()));
+      ClusterSnapshot cluster = ClusterSnapshot.of(nodes.getStore().list(), pods.getStore().list(), devicesByNode);
+      DecisionPass.Result result = DecisionPass.run(cluster, waiting, settings, now);
+      result.writes().forEach(this::write);
+      result.nextPass().ifPresent(at -> wakeUpAt(at, now));
+    } catch (RuntimeException e) {
+      LOG.warn("Kueue admission check pass failed; trying again in {} s", AFTER_FAILURE.toSeconds(), e);
+      wakeUpAt(clock.instant().plus(AFTER_FAILURE), clock.instant());
+    }
+  }
+
+  /** Marks our checks Active and returns their names. */
+  private Set<String> activateOurChecks(Instant now) {
+    List<AdmissionCheck> ours = checks.getStore().list().stream()
+        .map(resource -> KueueObject.from(resource, AdmissionCheck.class))
+        .filter(check -> check.getSpec() != null
+            && AdmissionCheck.KOORD4J_CONTROLLER.equals(check.getSpec().getControllerName()))
+        .toList();
+    for (AdmissionCheck check : ours.stream().filter(check -> !StatusApply.isActive(check)).toList()) {
+      GenericKubernetesResource body = StatusApply.activeCondition(check, now);
+      client.genericKubernetesResources(AdmissionCheck.CONTEXT).resource(body).subresource("status").patch(APPLY, body);
+      LOG.info("AdmissionCheck {} is Active", check.getMetadata().getName());
+    }
+    return ours.stream().map(check -> check.getMetadata().getName()).collect(Collectors.toSet());
+  }
+
+  private void write(DecisionPass.Write write) {
+    GenericKubernetesResource body = StatusApply.workloadChecks(write.namespace(), write.name(), write.checks());
+    try {
+      client.genericKubernetesResources(Workload.CONTEXT).inNamespace(write.namespace()).resource(body)
+          .subresource("status").patch(APPLY, body);
+      write.checks().forEach(check -> LOG.info("workload {}/{}: check {} {}: {}",
+          write.namespace(), write.name(), check.getName(), check.getState(), check.getMessage()));
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404) {
+        throw e;
+      }
+      // The workload is gone; its informer event ends the matter.
+    }
+  }
+
+  /** Keeps the earliest pending wake-up. */
+  private void wakeUpAt(Instant at, Instant now) {
+    if (closed) {
+      return;
+    }
+    long delay = Math.max(Duration.between(now, at).toMillis(), COALESCE.toMillis());
+    if (wakeUp != null && !wakeUp.isDone() && wakeUp.getDelay(TimeUnit.MILLISECONDS) <= delay) {
+      return;
+    }
+    if (wakeUp != null) {
+      wakeUp.cancel(false);
+    }
+    wakeUp = loop.schedule(this::requestPass, delay, TimeUnit.MILLISECONDS);
+  }
+
+  /** Every add, update and delete asks for a pass; what changed is read from the stores. */
+  private record AnyChange(Runnable onChange) implements ResourceEventHandler<Object> {
+    @Override
+    public void onAdd(Object resource) {
+      onChange.run();
+    }
+
+    @Override
+    public void onUpdate(Object before, Object after) {
+      onChange.run();
+    }
+
+    @Override
+    public void onDelete(Object resource, boolean finalStateUnknown) {
+      onChange.run();
+    }
+  }
+}

@@ -1,0 +1,110 @@
+package io.koord4j.kueue;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.koord4j.api.WellKnown;
+import io.koord4j.api.device.Device;
+import io.koord4j.device.ClusterNode;
+import io.koord4j.device.DeviceAllocatedCodec;
+import io.koord4j.device.GpuAllocation;
+import io.koord4j.device.GpuAllocator;
+import io.koord4j.device.GpuDevice;
+import io.koord4j.device.GpuPartitionTable;
+import io.koord4j.device.InvalidDeviceSpecException;
+import io.koord4j.device.NodeGpuInventory;
+import io.koord4j.device.NodeGpuUsage;
+import io.koord4j.device.NodeResources;
+import io.koord4j.device.PartitionPolicy;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+
+/** One node with what its bound pods hold, for gang placement. */
+final class NodeModel {
+  /**
+   * Without a Device object a GPU's memory is unknown; this size is large enough that only the
+   * count of whole GPUs limits.
+   */
+  private static final long UNKNOWN_GPU_MEMORY = 1L << 40;
+
+  private NodeModel() {}
+
+  /**
+   * @param device the node's Device object, null when it has none: then its {@code
+   *     nvidia.com/gpu} allocatable counts as that many interchangeable GPUs
+   * @param pods the pods bound to the node and not finished
+   */
+  static ClusterNode of(Node node, Device device, List<Pod> pods) {
+    Map<String, String> labels = node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
+    NodeGpuInventory gpus = inventory(node, device, labels);
+    NodeResources allocatable = allocatable(node);
+    NodeResources free = allocatable;
+    NodeGpuUsage usage = NodeGpuUsage.NONE;
+    for (Pod pod : pods) {
+      PodDemand demand = PodDemand.ofBound(pod);
+      free = free.minus(demand.milliCpu(), demand.memoryBytes());
+      GpuAllocation held = heldGpus(pod, demand, gpus, usage);
+      if (held != null) {
+        usage = usage.reserve(held);
+      }
+    }
+    return new ClusterNode(gpus, usage, allocatable, free);
+  }
+
+  private static NodeGpuInventory inventory(Node node, Device device, Map<String, String> labels) {
+    if (device != null) {
+      try {
+        return NodeGpuInventory.fromDevice(device, labels);
+      } catch (InvalidDeviceSpecException e) {
+        // A broken Device object must not hide the node: fall back to its GPU count.
+      }
+    }
+    String name = node.getMetadata().getName();
+    int count = (int) amount(node, WellKnown.NVIDIA_GPU, 0).longValue();
+    List<GpuDevice> devices =
+        IntStream.range(0, count)
+            .mapToObj(minor -> new GpuDevice(minor, name + "-gpu-" + minor, true, UNKNOWN_GPU_MEMORY, null, -1, -1))
+            .toList();
+    String model = labels.get(WellKnown.GPU_MODEL);
+    return new NodeGpuInventory(
+        name,
+        devices,
+        GpuPartitionTable.builtIn(model, count),
+        PartitionPolicy.fromLabel(labels.get(WellKnown.GPU_PARTITION_POLICY)),
+        model);
+  }
+
+  private static NodeResources allocatable(Node node) {
+    return new NodeResources(
+        amount(node, "cpu", 0).movePointRight(3).longValue(),
+        amount(node, "memory", 0).longValue(),
+        amount(node, "pods", Integer.MAX_VALUE).intValue());
+  }
+
+  private static BigDecimal amount(Node node, String resource, long missing) {
+    Map<String, Quantity> allocatable = node.getStatus() == null ? null : node.getStatus().getAllocatable();
+    Quantity quantity = allocatable == null ? null : allocatable.get(resource);
+    return quantity == null ? BigDecimal.valueOf(missing) : Quantity.getAmountInBytes(quantity);
+  }
+
+  /**
+   * The GPUs a pod holds: those its {@code device-allocated} annotation names, else (scheduled by
+   * a scheduler that does not write it) as many as it asks for, wherever the allocator would put
+   * them; null when it holds none.
+   */
+  private static GpuAllocation heldGpus(Pod pod, PodDemand demand, NodeGpuInventory gpus, NodeGpuUsage usage) {
+    Map<String, String> annotations = pod.getMetadata().getAnnotations();
+    String allocated = annotations == null ? null : annotations.get(WellKnown.DEVICE_ALLOCATED);
+    if (allocated != null && !allocated.isBlank()) {
+      try {
+        String key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+        return DeviceAllocatedCodec.parse(key, allocated, gpus);
+      } catch (InvalidDeviceSpecException e) {
+        // Counted by its request below.
+      }
+    }
+    return demand.gpu() == null ? null : GpuAllocator.allocate(gpus, usage, demand.gpu()).allocation().orElse(null);
+  }
+}

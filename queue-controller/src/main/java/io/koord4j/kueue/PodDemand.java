@@ -1,0 +1,66 @@
+package io.koord4j.kueue;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.koord4j.device.GpuRequest;
+import io.koord4j.jobs.PodRequests;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What one pod takes from a node: its effective CPU and memory requests and its GPUs.
+ *
+ * @param gpu null when the pod asks for no GPU
+ */
+record PodDemand(long milliCpu, long memoryBytes, GpuRequest gpu) {
+
+  /**
+   * The demand of the pods of a pod template.
+   *
+   * @param podKey names the pod set in errors
+   * @param specPath where {@code spec} lies in its object, for errors
+   * @throws IllegalArgumentException naming the field when a request or GPU annotation is invalid
+   */
+  static PodDemand of(String podKey, PodSpec spec, Map<String, String> annotations, String specPath) {
+    Map<String, BigDecimal> requests = PodRequests.of(spec, specPath);
+    return new PodDemand(milliCpu(requests), memoryBytes(requests), gpu(podKey, requests, annotations));
+  }
+
+  /**
+   * The demand of a bound pod. The API server validated its requests; GPU annotations it did not
+   * validate, and a pod whose GPU request cannot be read still takes its CPU and memory.
+   */
+  static PodDemand ofBound(Pod pod) {
+    Map<String, BigDecimal> requests = PodRequests.of(pod.getSpec(), "spec");
+    GpuRequest gpu;
+    try {
+      String key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+      gpu = gpu(key, requests, pod.getMetadata().getAnnotations());
+    } catch (IllegalArgumentException e) {
+      gpu = null;
+    }
+    return new PodDemand(milliCpu(requests), memoryBytes(requests), gpu);
+  }
+
+  private static GpuRequest gpu(String podKey, Map<String, BigDecimal> requests, Map<String, String> annotations) {
+    Map<String, String> asText = new LinkedHashMap<>();
+    requests.forEach((resource, amount) -> asText.put(resource, amount.toPlainString()));
+    return GpuRequest.fromPod(podKey, asText, annotations == null ? Map.of() : annotations).orElse(null);
+  }
+
+  private static long milliCpu(Map<String, BigDecimal> requests) {
+    return roundUp(requests.get("cpu"), 1000);
+  }
+
+  private static long memoryBytes(Map<String, BigDecimal> requests) {
+    return roundUp(requests.get("memory"), 1);
+  }
+
+  private static long roundUp(BigDecimal amount, int unitsPerWhole) {
+    return amount == null
+        ? 0
+        : amount.multiply(BigDecimal.valueOf(unitsPerWhole)).setScale(0, RoundingMode.CEILING).longValueExact();
+  }
+}

@@ -1,0 +1,309 @@
+package io.koord4j.kueue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.koord4j.api.kueue.AdmissionCheckState;
+import io.koord4j.api.kueue.KueueObject;
+import io.koord4j.api.kueue.Workload;
+import io.koord4j.api.kueue.WorkloadStatus;
+import io.koord4j.testing.LocalCluster;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Real Kueue with koord4j's gang-feasibility AdmissionCheck: two KWOK nodes of 8 GPUs, quota for
+ * 16, and jobs that Kueue would start on quota alone.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class KueueGangFeasibilityIT {
+  private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
+  private static final String NAMESPACE = "kueue-gang-" + RUN;
+  private static final String NODE_PREFIX = "kueue-gang-" + RUN;
+  private static final String POOL_LABEL = "koord4j.io/it-pool";
+  private static final String CHECK = "gang-feasibility-" + RUN;
+  private static final String FLAVOR = "kueue-gang-flavor-" + RUN;
+  private static final String CHECKED_CQ = "kueue-gang-checked-" + RUN;
+  private static final String PLAIN_CQ = "kueue-gang-plain-" + RUN;
+  /** Long enough that no workload turns Retry during the test. */
+  private static final CheckSettings SETTINGS = new CheckSettings(Duration.ofMinutes(10), 60);
+  private static final Duration TIMEOUT = Duration.ofSeconds(90);
+
+  private static KubernetesClient client;
+  private static KueueAdmissionCheckController controller;
+
+  @BeforeAll
+  static void setUp() {
+    client = LocalCluster.client();
+    LocalCluster.script("nodes", "--count", "2", "--cpu", "96", "--memory", "1Ti", "--gpus", "8",
+        "--gpu-model", "H100", "--prefix", NODE_PREFIX);
+    for (String node : nodes()) {
+      client.nodes().withName(node).edit(n -> {
+        n.getMetadata().getLabels().put(POOL_LABEL, RUN);
+        return n;
+      });
+    }
+    LocalCluster.script("kueue", "up");
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)
+        .endMetadata().build()).serverSideApply();
+    apply("""
+        apiVersion: kueue.x-k8s.io/v1beta2
+        kind: AdmissionCheck
+        metadata: {name: %s}
+        spec: {controllerName: koord4j.io/gang-feasibility}
+        """.formatted(CHECK));
+    apply("""
+        apiVersion: kueue.x-k8s.io/v1beta2
+        kind: ResourceFlavor
+        metadata: {name: %s}
+        """.formatted(FLAVOR));
+    apply(clusterQueue(CHECKED_CQ, "16", "admissionChecksStrategy: {admissionChecks: [{name: %s}]}".formatted(CHECK)));
+    apply(clusterQueue(PLAIN_CQ, "0", ""));
+    apply(localQueue("checked", CHECKED_CQ));
+    apply(localQueue("plain", PLAIN_CQ));
+    controller = KueueAdmissionCheckController.start(client, SETTINGS);
+  }
+
+  @AfterAll
+  static void tearDown() {
+    if (controller != null) {
+      controller.close();
+    }
+    if (client != null) {
+      client.namespaces().withName(NAMESPACE).delete();
+      client.genericKubernetesResources(Workload.CONTEXT).inNamespace(NAMESPACE).resources()
+          .forEach(KueueGangFeasibilityIT::deleteFully);
+      await().atMost(TIMEOUT).until(() -> client.namespaces().withName(NAMESPACE).get() == null);
+      deleteFully(kueueObject("ClusterQueue", CHECKED_CQ));
+      deleteFully(kueueObject("ClusterQueue", PLAIN_CQ));
+      deleteFully(kueueObject("ResourceFlavor", FLAVOR));
+      deleteFully(kueueObject("AdmissionCheck", CHECK));
+      nodes().forEach(node -> client.nodes().withName(node).delete());
+      client.close();
+    }
+    // Kueue claims every job labelled with a queue name; stop it so later tests own their jobs.
+    LocalCluster.script("kueue", "down");
+  }
+
+  /** Last: the gang then holds all 16 GPUs of quota until the end. */
+  @Test
+  @Order(3)
+  void gangWaitsForFreeGpusSurvivesARestartThenStarts() {
+    Pod holder = client.resource(new PodBuilder()
+        .withNewMetadata().withName("holder").withNamespace(NAMESPACE).endMetadata()
+        .withNewSpec().withNodeName(nodes().get(1))
+        .addNewContainer().withName("work").withImage("busybox")
+        .withNewResources().addToRequests("nvidia.com/gpu", new Quantity("4"))
+        .addToLimits("nvidia.com/gpu", new Quantity("4")).endResources().endContainer()
+        .endSpec().build()).create();
+    client.resource(gpuJob("gang", 2, 8)).create();
+
+    AdmissionCheckState waiting = await().atMost(TIMEOUT).until(() -> ourCheck("gang"),
+        check -> check.filter(c -> c.getMessage().startsWith("waiting for room")).isPresent()).orElseThrow();
+    assertThat(waiting.getState()).isEqualTo(AdmissionCheckState.PENDING);
+    assertThat(waiting.getMessage()).contains("pod set main: 1 of 2 pods placed");
+    Workload workload = workload("gang").orElseThrow();
+    assertThat(isTrue(workload, WorkloadStatus.QUOTA_RESERVED)).as("Kueue reserved the quota").isTrue();
+    assertThat(isTrue(workload, WorkloadStatus.ADMITTED)).as("but does not admit").isFalse();
+    assertThat(job("gang").getSpec().getSuspend()).isTrue();
+
+    controller.close();
+    controller = KueueAdmissionCheckController.start(client, SETTINGS);
+    sleep(Duration.ofSeconds(3));
+    AdmissionCheckState afterRestart = ourCheck("gang").orElseThrow();
+    assertThat(afterRestart.getState()).isEqualTo(waiting.getState());
+    assertThat(afterRestart.getMessage()).isEqualTo(waiting.getMessage());
+    assertThat(afterRestart.getLastTransitionTime()).isEqualTo(waiting.getLastTransitionTime());
+
+    client.resource(holder).withGracePeriod(0).delete();
+
+    await().atMost(TIMEOUT).until(() -> ourCheck("gang").map(AdmissionCheckState::getState),
+        state -> state.equals(Optional.of(AdmissionCheckState.READY)));
+    await().atMost(TIMEOUT).until(() -> isTrue(workload("gang").orElseThrow(), WorkloadStatus.ADMITTED));
+    await().atMost(TIMEOUT).until(() -> Boolean.FALSE.equals(job("gang").getSpec().getSuspend()));
+    await().atMost(TIMEOUT).until(() -> runningPods("gang").size() == 2);
+    assertThat(runningPods("gang")).allSatisfy(pod -> assertThat(pod.getMetadata().getAnnotations())
+        .containsEntry("gang.scheduling.koordinator.sh/name", workload("gang").orElseThrow().getMetadata().getName())
+        .containsEntry("gang.scheduling.koordinator.sh/min-available", "2"));
+    assertThat(runningPods("gang")).extracting(pod -> pod.getSpec().getNodeName())
+        .containsExactlyInAnyOrderElementsOf(nodes());
+  }
+
+  /** 16 GPUs in one pod: within quota, but no node has that many. */
+  @Test
+  @Order(1)
+  void gangBiggerThanTheClusterIsRejectedAndDeactivated() {
+    client.resource(gpuJob("huge", 1, 16)).create();
+
+    await("Kueue deactivates the workload").atMost(TIMEOUT)
+        .until(() -> Boolean.FALSE.equals(rawWorkload("huge").orElseThrow().<Boolean>get("spec", "active")));
+    // Deactivating evicts, and eviction resets every check to Pending; the event keeps our reason.
+    assertThat(ourCheck("huge").orElseThrow().getMessage()).endsWith("Previously: Rejected");
+    String workloadName = workload("huge").orElseThrow().getMetadata().getName();
+    assertThat(client.v1().events().inNamespace(NAMESPACE).list().getItems())
+        .filteredOn(event -> workloadName.equals(event.getInvolvedObject().getName())
+            && "AdmissionCheckRejected".equals(event.getReason()))
+        .singleElement()
+        .satisfies(event -> assertThat(event.getMessage())
+            .contains(CHECK + " was Rejected: the gang does not fit even on empty nodes: pod set main: 0 of 1 pods placed"));
+    assertThat(job("huge").getSpec().getSuspend()).isTrue();
+  }
+
+  @Test
+  @Order(2)
+  void queueWithoutTheCheckAdmitsOnQuotaAlone() {
+    client.resource(new JobBuilder()
+        .withNewMetadata().withName("plain").withNamespace(NAMESPACE)
+        .addToLabels("kueue.x-k8s.io/queue-name", "plain").endMetadata()
+        .withNewSpec().withParallelism(1).withCompletions(1)
+        .withNewTemplate().withNewSpec().withRestartPolicy("Never")
+        .addToNodeSelector(POOL_LABEL, RUN)
+        .addNewContainer().withName("work").withImage("busybox")
+        .withNewResources().addToRequests("cpu", new Quantity("1")).endResources().endContainer()
+        .endSpec().endTemplate().endSpec().build()).create();
+
+    await().atMost(TIMEOUT).until(() -> workload("plain").filter(w -> isTrue(w, WorkloadStatus.ADMITTED)).isPresent());
+    assertThat(workload("plain").orElseThrow().getStatus().getAdmissionChecks()).isNullOrEmpty();
+    await().atMost(TIMEOUT).until(() -> Boolean.FALSE.equals(job("plain").getSpec().getSuspend()));
+  }
+
+  /** A job in the queue with our check. */
+  private static Job gpuJob(String name, int pods, int gpusPerPod) {
+    Quantity gpus = new Quantity(Integer.toString(gpusPerPod));
+    return new JobBuilder()
+        .withNewMetadata().withName(name).withNamespace(NAMESPACE)
+        .addToLabels("kueue.x-k8s.io/queue-name", "checked").endMetadata()
+        .withNewSpec().withParallelism(pods).withCompletions(pods)
+        .withNewTemplate()
+        .withNewMetadata().addToAnnotations("pod-complete.stage.kwok.x-k8s.io/delay", "1h").endMetadata()
+        .withNewSpec().withRestartPolicy("Never")
+        .addToNodeSelector(POOL_LABEL, RUN)
+        .addNewContainer().withName("train").withImage("busybox")
+        .withNewResources()
+        .addToRequests("cpu", new Quantity("1"))
+        .addToRequests("nvidia.com/gpu", gpus)
+        .addToLimits("nvidia.com/gpu", gpus).endResources().endContainer()
+        .endSpec().endTemplate().endSpec().build();
+  }
+
+  private static String clusterQueue(String name, String gpus, String checks) {
+    return """
+        apiVersion: kueue.x-k8s.io/v1beta2
+        kind: ClusterQueue
+        metadata: {name: %s}
+        spec:
+          namespaceSelector: {}
+          %s
+          resourceGroups:
+          - coveredResources: [cpu, nvidia.com/gpu]
+            flavors:
+            - name: %s
+              resources:
+              - {name: cpu, nominalQuota: "64"}
+              - {name: nvidia.com/gpu, nominalQuota: "%s"}
+        """.formatted(name, checks, FLAVOR, gpus);
+  }
+
+  private static String localQueue(String name, String clusterQueue) {
+    return """
+        apiVersion: kueue.x-k8s.io/v1beta2
+        kind: LocalQueue
+        metadata: {name: %s, namespace: %s}
+        spec: {clusterQueue: %s}
+        """.formatted(name, NAMESPACE, clusterQueue);
+  }
+
+  /** Kueue's webhook may take a moment to answer after Kueue starts. */
+  private static void apply(String yaml) {
+    GenericKubernetesResource resource = Serialization.unmarshal(yaml, GenericKubernetesResource.class);
+    await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
+        .until(() -> client.resource(resource).serverSideApply() != null);
+  }
+
+  private static Resource<GenericKubernetesResource> kueueObject(String kind, String name) {
+    return client.genericKubernetesResources(KueueObject.GROUP + "/" + KueueObject.VERSION, kind).withName(name);
+  }
+
+  /**
+   * Deletes and waits until gone. Kueue's in-use finalizers need Kueue, and a concurrent test run
+   * on the same cluster may have stopped it: then the finalizer is dropped so nothing is left.
+   */
+  private static void deleteFully(Resource<GenericKubernetesResource> resource) {
+    resource.delete();
+    try {
+      resource.waitUntilCondition(Objects::isNull, 30, TimeUnit.SECONDS);
+    } catch (KubernetesClientTimeoutException e) {
+      resource.edit(stuck -> {
+        stuck.getMetadata().setFinalizers(List.of());
+        return stuck;
+      });
+    }
+  }
+
+  private static List<String> nodes() {
+    return List.of(NODE_PREFIX + "-0", NODE_PREFIX + "-1");
+  }
+
+  private static Job job(String name) {
+    return client.batch().v1().jobs().inNamespace(NAMESPACE).withName(name).get();
+  }
+
+  private static Optional<GenericKubernetesResource> rawWorkload(String jobName) {
+    return client.genericKubernetesResources(Workload.CONTEXT).inNamespace(NAMESPACE).list().getItems().stream()
+        .filter(w -> w.getMetadata().getOwnerReferences().stream().anyMatch(o -> jobName.equals(o.getName())))
+        .findFirst();
+  }
+
+  private static Optional<Workload> workload(String jobName) {
+    return rawWorkload(jobName).map(w -> KueueObject.from(w, Workload.class));
+  }
+
+  private static Optional<AdmissionCheckState> ourCheck(String jobName) {
+    return workload(jobName)
+        .map(Workload::getStatus)
+        .map(WorkloadStatus::getAdmissionChecks)
+        .flatMap(checks -> checks.stream().filter(c -> CHECK.equals(c.getName())).findFirst());
+  }
+
+  private static boolean isTrue(Workload workload, String type) {
+    return workload.getStatus() != null && workload.getStatus().getConditions() != null
+        && workload.getStatus().getConditions().stream()
+            .anyMatch(c -> type.equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  private static List<Pod> runningPods(String jobName) {
+    return client.pods().inNamespace(NAMESPACE).withLabel("job-name", jobName).list().getItems().stream()
+        .filter(pod -> pod.getStatus() != null && "Running".equals(pod.getStatus().getPhase()))
+        .toList();
+  }
+
+  private static void sleep(Duration duration) {
+    try {
+      Thread.sleep(duration.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}
