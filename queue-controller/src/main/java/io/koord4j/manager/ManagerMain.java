@@ -75,7 +75,8 @@ public final class ManagerMain {
   private static LeaderElector leaderElector(
       KubernetesClient client, ManagerSettings settings, Manager manager, AtomicBoolean stopping)
       throws UnknownHostException {
-    String identity = InetAddress.getLocalHost().getHostName() + "-" + ProcessHandle.current().pid();
+    String identity =
+        InetAddress.getLocalHost().getHostName() + "-" + ProcessHandle.current().pid();
     return client
         .leaderElector()
         .withConfig(
@@ -91,7 +92,7 @@ public final class ManagerMain {
                         () -> lead(manager),
                         () -> {
                           if (!stopping.get()) {
-                            LOG.error("lost leadership; exiting so that another replica takes over");
+                            LOG.error("lost leadership; exiting so another replica takes over");
                             System.exit(1);
                           }
                         },

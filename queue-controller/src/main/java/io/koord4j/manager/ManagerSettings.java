@@ -25,7 +25,8 @@ public record ManagerSettings(
     return new ManagerSettings(
         env.getOrDefault("KOORD4J_NAMESPACE", "koord4j-system"),
         env.getOrDefault("KOORD4J_LEASE_NAME", "koord4j-manager"),
-        Duration.ofSeconds(Long.parseLong(env.getOrDefault("KOORD4J_LEASE_DURATION_SECONDS", "15"))),
+        Duration.ofSeconds(
+            Long.parseLong(env.getOrDefault("KOORD4J_LEASE_DURATION_SECONDS", "15"))),
         Integer.parseInt(env.getOrDefault("KOORD4J_HTTP_PORT", "8080")),
         Arrays.asList(args).contains("--webhook")
             || Boolean.parseBoolean(env.getOrDefault("KOORD4J_WEBHOOK", "false")));

@@ -65,8 +65,10 @@ class UnitStatusesTest {
 
     QueueUnitStatus released = UnitStatuses.released(evicted, T1);
 
-    assertThat(UnitStatuses.find(released.getConditions(), QueueUnitConditions.QUOTA_RESERVED).getStatus())
-        .isEqualTo("False");
+    assertThat(released.getConditions())
+        .filteredOn(c -> c.getType().equals(QueueUnitConditions.QUOTA_RESERVED))
+        .singleElement()
+        .satisfies(c -> assertThat(c.getStatus()).isEqualTo("False"));
     assertThat(released.getAdmissions()).isNull();
     assertThat(UnitStatuses.awaitsRelease(released)).isFalse();
     assertThat(UnitStatuses.awaitsBackoff(released)).isTrue();

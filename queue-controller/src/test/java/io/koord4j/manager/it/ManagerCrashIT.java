@@ -50,15 +50,18 @@ class ManagerCrashIT {
       leaves.forEach(leaf -> maxima.put(leaf, 4_000L));
       String lease = cluster.prefix + "-manager";
 
-      try (QuotaUsageWatcher usage = new QuotaUsageWatcher(client, cluster.namespace, parents, maxima);
+      try (QuotaUsageWatcher usage =
+              new QuotaUsageWatcher(client, cluster.namespace, parents, maxima);
           ResumeCounter resumes = new ResumeCounter(client, cluster.namespace)) {
-        ManagerProcess first = ManagerProcess.start(cluster.namespace, lease, LEASE, cluster.prefix + "-first");
+        ManagerProcess first =
+            ManagerProcess.start(cluster.namespace, lease, LEASE, cluster.prefix + "-first");
         submit(cluster, leaves, 0, JOBS / 2);
         // Kill it while it works: some jobs admitted, most still queued.
         await().atMost(Duration.ofMinutes(2)).until(() -> resumes.total() >= 10);
         Instant killedAt = Instant.now();
         first.kill();
-        ManagerProcess second = ManagerProcess.start(cluster.namespace, lease, LEASE, cluster.prefix + "-second");
+        ManagerProcess second =
+            ManagerProcess.start(cluster.namespace, lease, LEASE, cluster.prefix + "-second");
         try {
           submit(cluster, leaves, JOBS / 2, JOBS);
           await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofSeconds(2))
@@ -73,7 +76,9 @@ class ManagerCrashIT {
               Duration.between(killedAt, takeover).toMillis(),
               Duration.between(killedAt, firstResume).toMillis());
           assertThat(second.isAlive()).as("%s", second).isTrue();
-          assertThat(resumes.counts()).hasSize(JOBS).allSatisfy((job, count) -> assertThat(count).as(job).isEqualTo(1));
+          assertThat(resumes.counts())
+              .hasSize(JOBS)
+              .allSatisfy((job, count) -> assertThat(count).as(job).isEqualTo(1));
           assertThat(client.batch().v1().jobs().inNamespace(cluster.namespace).list().getItems())
               .hasSize(JOBS)
               .allSatisfy(job -> assertThat(job.getStatus().getSucceeded()).isEqualTo(1));
@@ -97,7 +102,8 @@ class ManagerCrashIT {
   }
 
   private static long succeeded(TestCluster cluster) {
-    return cluster.client.resources(QueueUnit.class).inNamespace(cluster.namespace).list().getItems()
+    return cluster.client.resources(QueueUnit.class).inNamespace(cluster.namespace).list()
+        .getItems()
         .stream()
         .filter(unit -> unit.getStatus() != null)
         .filter(unit -> QueueUnitPhase.SUCCEED.equals(unit.getStatus().getPhase()))
@@ -105,7 +111,8 @@ class ManagerCrashIT {
   }
 
   private static Instant acquired(KubernetesClient client, String namespace, String lease) {
-    ZonedDateTime at = client.leases().inNamespace(namespace).withName(lease).get().getSpec().getAcquireTime();
+    ZonedDateTime at =
+        client.leases().inNamespace(namespace).withName(lease).get().getSpec().getAcquireTime();
     return at.toInstant();
   }
 

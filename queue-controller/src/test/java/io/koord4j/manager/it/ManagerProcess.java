@@ -26,7 +26,8 @@ final class ManagerProcess {
    * @param leaseName a Lease no other manager uses
    * @param leaseDuration how soon a successor may take over after a crash
    */
-  static ManagerProcess start(String namespace, String leaseName, Duration leaseDuration, String logName)
+  static ManagerProcess start(
+      String namespace, String leaseName, Duration leaseDuration, String logName)
       throws IOException {
     Path log = Path.of("target", logName + ".log");
     ProcessBuilder builder =

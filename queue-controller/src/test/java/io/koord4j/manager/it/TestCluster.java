@@ -178,7 +178,8 @@ final class TestCluster implements AutoCloseable {
   @Override
   public void close() {
     client.namespaces().withName(namespace).delete();
-    priorityClasses.forEach(name -> client.scheduling().v1().priorityClasses().withName(name).delete());
+    priorityClasses.forEach(
+        name -> client.scheduling().v1().priorityClasses().withName(name).delete());
     List<String> childrenFirst = new ArrayList<>(quotas);
     java.util.Collections.reverse(childrenFirst);
     for (String quota : childrenFirst) {

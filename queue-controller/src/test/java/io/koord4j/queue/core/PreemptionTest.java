@@ -153,7 +153,9 @@ class PreemptionTest {
   void anEvictionReplayedAfterARestartHoldsItsQuotaAndStartsNoSecondOne() {
     AdmissionCore before = teamABorrowingFourCpus();
     before.upsertUnit(unit("ns/b1", "qb", "team-b", 0, 10, 4));
-    assertThat(before.pass(at(11)).preemptions()).extracting(Preemption::unitId).containsExactly("ns/a3");
+    assertThat(before.pass(at(11)).preemptions())
+        .extracting(Preemption::unitId)
+        .containsExactly("ns/a3");
 
     AdmissionCore after = twoTeams();
     for (String id : new String[] {"ns/a1", "ns/a2", "ns/a3", "ns/b1"}) {
