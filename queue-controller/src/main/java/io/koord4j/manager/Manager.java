@@ -18,7 +18,7 @@ import java.time.Clock;
  * The queue controller while it leads: the admission loop and the reconcilers of jobs, quotas and
  * queues, all against one cluster.
  */
-public final class Manager implements AutoCloseable {
+public final class Manager implements LeaderControllers {
   /** Conflicts are normal under load: retry soon, and keep trying. */
   private static final GenericRetry RETRY =
       new GenericRetry()

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.koord4j.manager.support.KubeObjects;
 import io.koord4j.webhook.WebhookServer;
@@ -12,8 +13,12 @@ import io.koord4j.webhook.WebhookSettings;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
-import java.time.Duration;
+import java.net.UnknownHostException;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,12 +41,22 @@ public final class ManagerMain {
     ProbeServer probes = ProbeServer.start(settings.httpPort(), registry, ready::get);
     ensureNamespace(client, settings.namespace());
     WebhookServer webhook = settings.webhook() ? startWebhook(client, settings) : null;
-    Manager manager = new Manager(client, registry);
+    LeaderControllers manager =
+        settings.kueueAdmissionCheck()
+            ? new KueueCheckControllers(client)
+            : new Manager(client, registry);
+    AtomicBoolean stopping = new AtomicBoolean();
+    LeaderElector elector = leaderElector(client, settings, manager, stopping);
+    AtomicReference<CompletableFuture<?>> leadership = new AtomicReference<>();
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
+                  stopping.set(true);
                   manager.close();
+                  Optional.ofNullable(leadership.get()).ifPresent(f -> f.cancel(true));
+                  // A successor need not wait for the lease to expire.
+                  elector.release();
                   if (webhook != null) {
                     webhook.close();
                   }
@@ -49,31 +64,47 @@ public final class ManagerMain {
                 }));
     ready.set(true);
     LOG.info("probes and metrics on port {}; waiting for leadership", probes.port());
-    String identity = InetAddress.getLocalHost().getHostName() + "-" + ProcessHandle.current().pid();
-    client
+    leadership.set(elector.start());
+    try {
+      leadership.get().join();
+    } catch (CancellationException e) {
+      // Shutting down.
+    }
+  }
+
+  private static LeaderElector leaderElector(
+      KubernetesClient client,
+      ManagerSettings settings,
+      LeaderControllers manager,
+      AtomicBoolean stopping)
+      throws UnknownHostException {
+    String identity =
+        InetAddress.getLocalHost().getHostName() + "-" + ProcessHandle.current().pid();
+    return client
         .leaderElector()
         .withConfig(
             new LeaderElectionConfigBuilder()
                 .withName(settings.leaseName())
                 .withLock(new LeaseLock(settings.namespace(), settings.leaseName(), identity))
-                .withLeaseDuration(Duration.ofSeconds(15))
-                .withRenewDeadline(Duration.ofSeconds(10))
-                .withRetryPeriod(Duration.ofSeconds(2))
+                .withLeaseDuration(settings.leaseDuration())
+                .withRenewDeadline(settings.renewDeadline())
+                .withRetryPeriod(settings.retryPeriod())
                 .withReleaseOnCancel(true)
                 .withLeaderCallbacks(
                     new LeaderCallbacks(
                         () -> lead(manager),
                         () -> {
-                          LOG.error("lost leadership; exiting so that another replica takes over");
-                          System.exit(1);
+                          if (!stopping.get()) {
+                            LOG.error("lost leadership; exiting so another replica takes over");
+                            System.exit(1);
+                          }
                         },
                         leader -> LOG.info("leader is {}", leader)))
                 .build())
-        .build()
-        .run();
+        .build();
   }
 
-  private static void lead(Manager manager) {
+  private static void lead(LeaderControllers manager) {
     try {
       LOG.info("leading: rebuilding the admission state and starting the controllers");
       manager.start();
@@ -90,8 +121,7 @@ public final class ManagerMain {
     String urlHost = System.getenv("KOORD4J_WEBHOOK_URL_HOST");
     int port = Integer.parseInt(System.getenv().getOrDefault("KOORD4J_WEBHOOK_PORT", "9443"));
     webhook = urlHost == null ? webhook : webhook.withLocalUrl(urlHost, port);
-    WebhookServer server =
-        WebhookServer.withAllHandlers(client, webhook);
+    WebhookServer server = WebhookServer.withAllHandlers(client, webhook);
     server.start();
     return server;
   }

@@ -1,5 +1,6 @@
 package io.koord4j.manager;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 
@@ -10,19 +11,47 @@ import java.util.Map;
  *     ({@code KOORD4J_NAMESPACE}, default {@code koord4j-system})
  * @param leaseName the leader-election Lease ({@code KOORD4J_LEASE_NAME}, default {@code
  *     koord4j-manager})
+ * @param leaseDuration how long a leader's Lease holds without renewal, and so how soon another
+ *     replica takes over after a crash ({@code KOORD4J_LEASE_DURATION_SECONDS}, default 15)
  * @param httpPort /healthz, /readyz and /metrics ({@code KOORD4J_HTTP_PORT}, default 8080)
  * @param webhook whether to serve the admission webhook in this process ({@code --webhook} or
  *     {@code KOORD4J_WEBHOOK=true}); it is configured by {@code KOORD4J_WEBHOOK_*} as when run
  *     alone
+ * @param kueueAdmissionCheck run as a Kueue AdmissionCheck controller instead of koord4j's own
+ *     queues ({@code --kueue-admission-check} or {@code KOORD4J_KUEUE_ADMISSION_CHECK=true}):
+ *     Kueue then owns the jobs and their queueing, koord4j only decides gang feasibility
  */
-public record ManagerSettings(String namespace, String leaseName, int httpPort, boolean webhook) {
+public record ManagerSettings(
+    String namespace,
+    String leaseName,
+    Duration leaseDuration,
+    int httpPort,
+    boolean webhook,
+    boolean kueueAdmissionCheck) {
 
   public static ManagerSettings from(Map<String, String> env, String[] args) {
     return new ManagerSettings(
         env.getOrDefault("KOORD4J_NAMESPACE", "koord4j-system"),
         env.getOrDefault("KOORD4J_LEASE_NAME", "koord4j-manager"),
+        Duration.ofSeconds(
+            Long.parseLong(env.getOrDefault("KOORD4J_LEASE_DURATION_SECONDS", "15"))),
         Integer.parseInt(env.getOrDefault("KOORD4J_HTTP_PORT", "8080")),
-        Arrays.asList(args).contains("--webhook")
-            || Boolean.parseBoolean(env.getOrDefault("KOORD4J_WEBHOOK", "false")));
+        flag("--webhook", "KOORD4J_WEBHOOK", env, args),
+        flag("--kueue-admission-check", "KOORD4J_KUEUE_ADMISSION_CHECK", env, args));
+  }
+
+  private static boolean flag(String option, String variable, Map<String, String> env, String[] args) {
+    return Arrays.asList(args).contains(option)
+        || Boolean.parseBoolean(env.getOrDefault(variable, "false"));
+  }
+
+  /** How long the leader keeps trying to renew before it gives up: two thirds of the lease. */
+  public Duration renewDeadline() {
+    return leaseDuration.multipliedBy(2).dividedBy(3);
+  }
+
+  /** How often replicas try to acquire or renew: the Kubernetes default ratio of 2 s to 15 s. */
+  public Duration retryPeriod() {
+    return leaseDuration.multipliedBy(2).dividedBy(15);
   }
 }

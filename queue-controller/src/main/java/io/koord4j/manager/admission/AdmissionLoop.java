@@ -46,8 +46,8 @@ import org.slf4j.LoggerFactory;
  * pass's decisions are written to the units' status.
  *
  * <p>State lives in the cluster: on start the core is rebuilt from the informers before the
- * first pass, units whose phase is Dequeued or Running counting as admitted, so a restart neither
- * counts quota twice nor admits twice. A write that the API server refuses (conflict, unit gone)
+ * first pass, units whose phase is Dequeued or Running, and evicted units whose jobs have not
+ * stopped yet, counting as admitted, so a restart neither counts quota twice nor admits twice. A write that the API server refuses (conflict, unit gone)
  * is undone by re-reading the unit, and the next pass decides again.
  */
 public final class AdmissionLoop implements AutoCloseable {
@@ -229,18 +229,31 @@ public final class AdmissionLoop implements AutoCloseable {
     passSoon();
   }
 
-  /** Tells the core what the cluster says about a unit. */
+  /**
+   * Tells the core what the cluster says about a unit. An evicted unit keeps its quota until its
+   * job reconciler, having seen the job stopped, clears QuotaReserved; only then is the core told
+   * to requeue it. Every step is read from the unit's status, so a restart resumes where it was.
+   */
   private void feed(QueueUnit unit) {
     String id = UnitSpecs.id(unit);
     core.upsertUnit(UnitSpecs.from(unit, QuotaResolver.resolve(unit, quotas)));
     QueueUnitStatus status = unit.getStatus();
     if (UnitStatuses.isFinished(status)) {
       core.markFinished(id);
-    } else if (UnitStatuses.isAdmitted(status)) {
+      return;
+    }
+    core.restoreRequeues(id, UnitStatuses.requeues(status), UnitStatuses.requeueAt(status));
+    UnitPhase held = core.status(id).orElseThrow().phase();
+    if (UnitStatuses.isAdmitted(status)) {
       core.markAdmitted(id, admittedAt(status));
       if (QueueUnitPhase.RUNNING.equals(status.getPhase())) {
         core.markPodsRunning(id);
       }
+    } else if (UnitStatuses.awaitsRelease(status)) {
+      core.markPreempted(id, admittedAt(status));
+    } else if (held == UnitPhase.ADMITTED
+        || (held == UnitPhase.PENDING && UnitStatuses.awaitsBackoff(status))) {
+      core.requeue(id, clock.instant());
     }
   }
 
@@ -288,13 +301,10 @@ public final class AdmissionLoop implements AutoCloseable {
     }
   }
 
-  /** Evicts the unit in the cluster first; its job controller then suspends the job. */
+  /** Evicts the unit in the cluster; its job reconciler then suspends the job (see feed). */
   private void preempt(Preemption preemption, Instant now) {
-    String id = preemption.unitId();
-    QueueUnit unit = units.get(id);
-    core.requeue(id, now);
-    UnitStatus status = core.status(id).orElseThrow();
-    if (store(unit, UnitStatuses.preempted(unit, status, preemption.reason(), now), now)) {
+    QueueUnit unit = units.get(preemption.unitId());
+    if (store(unit, UnitStatuses.preempted(unit, preemption.reason(), now), now)) {
       writer.event(unit, "Warning", "Preempted", preemption.reason(), now);
     }
   }
@@ -329,7 +339,10 @@ public final class AdmissionLoop implements AutoCloseable {
     }
   }
 
-  /** Replaces the core's view of a unit by the cluster's, forgetting an admission not stored. */
+  /**
+   * Replaces the core's view of a unit by the cluster's, forgetting an admission or a preemption
+   * that was not stored.
+   */
   private void reread(String id) {
     String[] namespaceAndName = id.split("/", 2);
     QueueUnit fresh;
@@ -349,9 +362,7 @@ public final class AdmissionLoop implements AutoCloseable {
       onUnitGone(units.get(id));
       return;
     }
-    boolean admittedHere =
-        core.status(id).map(status -> status.phase() == UnitPhase.ADMITTED).orElse(false);
-    if (admittedHere && !UnitStatuses.isAdmitted(fresh.getStatus())) {
+    if (core.status(id).map(status -> status.phase() == UnitPhase.ADMITTED).orElse(false)) {
       core.removeUnit(id);
     }
     onUnit(fresh);

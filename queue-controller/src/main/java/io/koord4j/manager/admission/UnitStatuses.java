@@ -40,7 +40,7 @@ public final class UnitStatuses {
     status.setPhase(QueueUnitPhase.DEQUEUED);
     status.setMessage("admitted by quota \"" + quota + "\"");
     status.setLastAllocateTime(now.toString());
-    status.setRequeueState(null);
+    endBackoff(status);
     status.setAdmissions(admissions(unit.getSpec().getPodSet()));
     String message = status.getMessage();
     List<Condition> conditions = status.getConditions();
@@ -53,19 +53,34 @@ public final class UnitStatuses {
     return status;
   }
 
-  /** An evicted unit, backing off as the core decided after its requeue. */
-  public static QueueUnitStatus preempted(
-      QueueUnit unit, UnitStatus core, String reason, Instant now) {
+  /**
+   * An evicted unit that still holds its quota: its job is to be suspended, and only when the job
+   * is seen stopped is the quota released ({@link #released}). Until then the unit is neither
+   * admitted nor backing off.
+   */
+  public static QueueUnitStatus preempted(QueueUnit unit, String reason, Instant now) {
     QueueUnitStatus status = copy(unit.getStatus());
-    backOff(status, core);
+    status.setPhase(QueueUnitPhase.TIMEOUT_BACKOFF);
     status.setMessage(reason);
-    status.setAdmissions(null);
+    endBackoff(status);
     List<Condition> conditions = status.getConditions();
     String preempted = QueueUnitConditions.REASON_PREEMPTED;
-    conditions = set(conditions, QueueUnitConditions.QUOTA_RESERVED, false, preempted, reason, now);
+    conditions =
+        set(conditions, QueueUnitConditions.QUOTA_RESERVED, true, preempted,
+            "quota held until the job stops", now);
     conditions = set(conditions, QueueUnitConditions.ADMITTED, false, preempted, reason, now);
     conditions = set(conditions, QueueUnitConditions.EVICTED, true, preempted, reason, now);
     status.setConditions(conditions);
+    return status;
+  }
+
+  /** An evicted unit whose job stopped: its quota is free, and the queue backs it off. */
+  public static QueueUnitStatus released(QueueUnitStatus current, Instant now) {
+    QueueUnitStatus status = copy(current);
+    status.setAdmissions(null);
+    status.setConditions(
+        set(status.getConditions(), QueueUnitConditions.QUOTA_RESERVED, false,
+            QueueUnitConditions.REASON_PREEMPTED, "the job stopped; its quota is released", now));
     return status;
   }
 
@@ -104,6 +119,42 @@ public final class UnitStatuses {
   public static boolean isAdmitted(QueueUnitStatus status) {
     String phase = status == null ? null : status.getPhase();
     return QueueUnitPhase.DEQUEUED.equals(phase) || QueueUnitPhase.RUNNING.equals(phase);
+  }
+
+  /** Evicted, but its job has not been seen stopped yet: the unit still holds its quota. */
+  public static boolean awaitsRelease(QueueUnitStatus status) {
+    return status != null
+        && !isAdmitted(status)
+        && !isFinished(status)
+        && isTrue(status, QueueUnitConditions.EVICTED)
+        && isTrue(status, QueueUnitConditions.QUOTA_RESERVED);
+  }
+
+  /**
+   * Evicted and released, but not yet given a backoff: the decision the queue owes such a unit,
+   * also after a restart between the release and the backoff's write.
+   */
+  public static boolean awaitsBackoff(QueueUnitStatus status) {
+    return status != null
+        && QueueUnitPhase.TIMEOUT_BACKOFF.equals(status.getPhase())
+        && !awaitsRelease(status)
+        && requeueAt(status) == null;
+  }
+
+  /** How many times the unit was requeued, as recorded in {@code status.requeueState}. */
+  public static int requeues(QueueUnitStatus status) {
+    RequeueState requeue = status == null ? null : status.getRequeueState();
+    return requeue == null || requeue.getCount() == null ? 0 : requeue.getCount();
+  }
+
+  /** The end of the backoff the status records, if the unit backs off; else null. */
+  public static Instant requeueAt(QueueUnitStatus status) {
+    RequeueState requeue = status == null ? null : status.getRequeueState();
+    return QueueUnitPhase.TIMEOUT_BACKOFF.equals(status == null ? null : status.getPhase())
+            && requeue != null
+            && requeue.getRequeueAt() != null
+        ? Instant.parse(requeue.getRequeueAt())
+        : null;
   }
 
   public static boolean isFinished(QueueUnitStatus status) {
@@ -145,6 +196,18 @@ public final class UnitStatuses {
     return conditions == null
         ? null
         : conditions.stream().filter(c -> type.equals(c.getType())).findFirst().orElse(null);
+  }
+
+  private static boolean isTrue(QueueUnitStatus status, String type) {
+    Condition condition = find(status.getConditions(), type);
+    return condition != null && "True".equals(condition.getStatus());
+  }
+
+  /** The requeue count stays: the next backoff after this admission grows from it. */
+  private static void endBackoff(QueueUnitStatus status) {
+    if (status.getRequeueState() != null) {
+      status.getRequeueState().setRequeueAt(null);
+    }
   }
 
   private static void backOff(QueueUnitStatus status, UnitStatus core) {

@@ -34,8 +34,8 @@ import java.util.Optional;
 /**
  * Keeps one kind of job in step with its QueueUnit, for any {@link JobAdapter}: a queued job gets a
  * unit and stays suspended until the unit is admitted; then it is resumed (as a gang when it has
- * more than one pod); a preempted unit suspends it again; a finished job finishes its unit, which
- * releases its quota. Each step looks only at the current job and unit, so a crash between steps
+ * more than one pod); a preempted unit suspends it again, and once the job has no pod left the
+ * unit releases its quota; a finished job finishes its unit, which releases its quota. Each step looks only at the current job and unit, so a crash between steps
  * is repaired by the next reconcile.
  *
  * <p>The operator SDK reads the job type from the type argument, so each kind registers an
@@ -93,6 +93,11 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
     } else if (!UnitStatuses.isFinished(status)) {
       if (!adapter.isSuspended(job)) {
         client.resource(adapter.suspend(job)).update();
+      } else if (UnitStatuses.awaitsRelease(status)) {
+        if (phase == JobPhase.PENDING) {
+          // Suspended with no pod left: only now may the queue give the quota to another unit.
+          writeStatus(unit.get(), UnitStatuses.released(status, clock.instant()), client);
+        }
       } else {
         refreshDemand(job, queue.get(), unit.get(), client);
       }

@@ -31,7 +31,9 @@ import java.util.random.RandomGenerator;
  * <ol>
  *   <li>Feed {@link #upsertQueue}, {@link #upsertQuota}, {@link #setClusterTotal} and
  *       {@link #upsertUnit}; on restart also {@link #markAdmitted} (and {@link #markPodsRunning})
- *       for units the cluster shows as admitted.
+ *       for units the cluster shows as admitted, {@link #markPreempted} for evicted units that
+ *       still hold their quota, and {@link #restoreRequeues} for what the cluster recorded of
+ *       each unit's requeues.
  *   <li>Run {@link #pass} when something changed or at {@link AdmissionPass#nextBackoffExpiry}.
  *   <li>Admitted units are counted at once. The controller dequeues and resumes their jobs; if
  *       it cannot, it calls {@link #requeue} (back off and retry) or {@link #removeUnit}.
@@ -151,6 +153,40 @@ public final class AdmissionCore {
     if (unit.isWaiting()) {
       admit(unit, admittedAt);
     }
+  }
+
+  /**
+   * Records that a unit was evicted but still holds its quota, as on restart when the cluster
+   * shows an eviction its job has not confirmed yet: the unit counts as admitted and is a victim
+   * already, so it is not chosen again. Its release is confirmed with {@link #requeue}.
+   */
+  public void markPreempted(String id, Instant admittedAt) {
+    markAdmitted(id, admittedAt);
+    if (!preemptions.isVictim(id)) {
+      preemptions.adopt(id);
+    }
+  }
+
+  /**
+   * Replays what the cluster recorded of a unit's requeues ({@code status.requeueState}), as on
+   * restart: the unit counts {@code attempts} requeues, and a waiting unit backs off until {@code
+   * requeueAt} if one is given. A count not above the core's own is ignored, so a record written
+   * before a later requeue never undoes it; replaying the same record twice changes nothing.
+   */
+  public void restoreRequeues(String id, int attempts, Instant requeueAt) {
+    QueuedUnit unit = require(id);
+    if (attempts <= unit.attempts || unit.phase == UnitPhase.FINISHED) {
+      return;
+    }
+    if (unit.isWaiting() && requeueAt != null) {
+      change(
+          unit,
+          () -> {
+            unit.phase = UnitPhase.BACKOFF;
+            unit.backoffUntil = requeueAt;
+          });
+    }
+    unit.attempts = attempts;
   }
 
   public void markPodsRunning(String id) {

@@ -15,9 +15,12 @@ final class PreemptionsInFlight {
 
   private record Claim(String preemptor, String quota) {}
 
+  private static final Claim ORPHAN = new Claim(null, null);
+
   private final Map<String, Claim> claimByVictim = new HashMap<>();
   private final Map<String, Set<String>> victimsByPreemptor = new HashMap<>();
   private final Map<String, Integer> victimCountByQuota = new HashMap<>();
+  private int orphans;
 
   void start(String preemptor, String quota, List<String> victims) {
     for (String victim : victims) {
@@ -27,9 +30,24 @@ final class PreemptionsInFlight {
     }
   }
 
+  /**
+   * A victim chosen before a restart, whose preemptor is no longer known: it is never chosen
+   * again, and until it settles no quota starts new preemptions, since any of them may be the one
+   * its release is for.
+   */
+  void adopt(String victim) {
+    if (claimByVictim.put(victim, ORPHAN) == null) {
+      orphans++;
+    }
+  }
+
   /** The victim released its quota (requeued, finished or removed). */
   void settle(String victim) {
     Claim claim = claimByVictim.remove(victim);
+    if (claim == ORPHAN) {
+      orphans--;
+      return;
+    }
     if (claim == null) {
       return;
     }
@@ -46,7 +64,7 @@ final class PreemptionsInFlight {
   }
 
   boolean isBusy(String quota) {
-    return victimCountByQuota.containsKey(quota);
+    return orphans > 0 || victimCountByQuota.containsKey(quota);
   }
 
   /** Victims still holding quota on behalf of {@code preemptor}, in decision order. */

@@ -46,23 +46,57 @@ class UnitStatusesTest {
   }
 
   @Test
-  void aPreemptedUnitBacksOffWithAnEvictedCondition() {
+  void aPreemptedUnitHoldsItsQuotaUntilItsJobStopsThenBacksOff() {
     QueueUnit unit = unit();
     unit.setStatus(UnitStatuses.admitted(unit, "nlp", T0));
-    UnitStatus core = new UnitStatus(spec(), UnitPhase.BACKOFF, 1, T1, null, false, false);
 
-    QueueUnitStatus status = UnitStatuses.preempted(unit, core, "quota nlp reclaims cpu", T0);
+    QueueUnitStatus evicted = UnitStatuses.preempted(unit, "quota nlp reclaims cpu", T0);
 
-    assertThat(status.getPhase()).isEqualTo(QueueUnitPhase.TIMEOUT_BACKOFF);
-    assertThat(status.getRequeueState().getCount()).isEqualTo(1);
-    assertThat(status.getRequeueState().getRequeueAt()).isEqualTo(T1.toString());
-    assertThat(UnitStatuses.find(status.getConditions(), QueueUnitConditions.EVICTED))
+    assertThat(evicted.getPhase()).isEqualTo(QueueUnitPhase.TIMEOUT_BACKOFF);
+    assertThat(UnitStatuses.find(evicted.getConditions(), QueueUnitConditions.EVICTED))
         .satisfies(
-            evicted -> {
-              assertThat(evicted.getStatus()).isEqualTo("True");
-              assertThat(evicted.getReason()).isEqualTo(QueueUnitConditions.REASON_PREEMPTED);
+            c -> {
+              assertThat(c.getStatus()).isEqualTo("True");
+              assertThat(c.getReason()).isEqualTo(QueueUnitConditions.REASON_PREEMPTED);
             });
-    assertThat(UnitStatuses.isAdmitted(status)).isFalse();
+    assertThat(UnitStatuses.isAdmitted(evicted)).isFalse();
+    assertThat(UnitStatuses.awaitsRelease(evicted)).isTrue();
+    assertThat(UnitStatuses.awaitsBackoff(evicted)).isFalse();
+
+    QueueUnitStatus released = UnitStatuses.released(evicted, T1);
+
+    assertThat(released.getConditions())
+        .filteredOn(c -> c.getType().equals(QueueUnitConditions.QUOTA_RESERVED))
+        .singleElement()
+        .satisfies(c -> assertThat(c.getStatus()).isEqualTo("False"));
+    assertThat(released.getAdmissions()).isNull();
+    assertThat(UnitStatuses.awaitsRelease(released)).isFalse();
+    assertThat(UnitStatuses.awaitsBackoff(released)).isTrue();
+
+    unit.setStatus(released);
+    WaitingUnit waiting =
+        new WaitingUnit("ns/job", "q", UnitPhase.BACKOFF, 1, new WaitReason.InBackoff(T1, 1));
+    UnitStatus core = new UnitStatus(spec(), UnitPhase.BACKOFF, 1, T1, null, false, false);
+    QueueUnitStatus backingOff = UnitStatuses.waiting(unit, waiting, core, T1);
+
+    assertThat(UnitStatuses.awaitsBackoff(backingOff)).isFalse();
+    assertThat(UnitStatuses.requeues(backingOff)).isEqualTo(1);
+    assertThat(UnitStatuses.requeueAt(backingOff)).isEqualTo(T1);
+  }
+
+  @Test
+  void anAdmissionEndsTheBackoffButKeepsTheRequeueCount() {
+    QueueUnit unit = unit();
+    WaitingUnit waiting =
+        new WaitingUnit("ns/job", "q", UnitPhase.BACKOFF, 1, new WaitReason.InBackoff(T1, 2));
+    UnitStatus core = new UnitStatus(spec(), UnitPhase.BACKOFF, 2, T1, null, false, false);
+    unit.setStatus(UnitStatuses.waiting(unit, waiting, core, T0));
+
+    QueueUnitStatus admitted = UnitStatuses.admitted(unit, "nlp", T1);
+
+    assertThat(UnitStatuses.requeues(admitted)).isEqualTo(2);
+    assertThat(UnitStatuses.requeueAt(admitted)).isNull();
+    assertThat(admitted.getRequeueState().getRequeueAt()).isNull();
   }
 
   @Test

@@ -17,12 +17,17 @@ final class InProcessManager {
 
   static synchronized void ensureRunning() throws InterruptedException {
     if (manager == null) {
-      LocalCluster.script("nodes", "--count", "4", "--cpu", "32", "--memory", "128Gi");
+      ensureNodes();
       client = LocalCluster.client();
       manager = new Manager(client, new SimpleMeterRegistry());
       manager.start();
       Runtime.getRuntime().addShutdownHook(new Thread(InProcessManager::stop));
     }
+  }
+
+  /** The KWOK nodes the tests' pods run on. */
+  static void ensureNodes() {
+    LocalCluster.script("nodes", "--count", "4", "--cpu", "32", "--memory", "128Gi");
   }
 
   static synchronized void stop() {

@@ -1,12 +1,16 @@
 package io.koord4j.manager.it;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.queue.Queue;
+import io.koord4j.api.queue.QueueSpec;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.api.quota.ElasticQuotaSpec;
@@ -14,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.UnaryOperator;
 
 /** Names, quotas and jobs of one test, and their cleanup. */
 final class TestCluster implements AutoCloseable {
@@ -23,6 +28,7 @@ final class TestCluster implements AutoCloseable {
   final String prefix;
   final String namespace;
   private final List<String> quotas = new ArrayList<>();
+  private final List<String> priorityClasses = new ArrayList<>();
 
   TestCluster(KubernetesClient client, String test) {
     this.client = client;
@@ -52,6 +58,35 @@ final class TestCluster implements AutoCloseable {
     return quota;
   }
 
+  /**
+   * A Queue for the quota {@code <prefix>-<name>}, created before the quota as koord-queue users
+   * do, so that the quota controller keeps it as it is.
+   */
+  void queue(String name, String policy) {
+    Queue queue = new Queue();
+    queue.getMetadata().setName(prefix + "-" + name);
+    queue.getMetadata().setNamespace(Queue.DEFAULT_NAMESPACE);
+    queue.setSpec(new QueueSpec());
+    queue.getSpec().setQueuePolicy(policy);
+    namespace(Queue.DEFAULT_NAMESPACE);
+    client.resource(queue).create();
+  }
+
+  /** A PriorityClass named {@code <prefix>-<name>}. */
+  String priorityClass(String name, int value) {
+    String priorityClass = prefix + "-" + name;
+    client.resource(
+            new PriorityClassBuilder()
+                .withNewMetadata()
+                .withName(priorityClass)
+                .endMetadata()
+                .withValue(value)
+                .build())
+        .create();
+    priorityClasses.add(priorityClass);
+    return priorityClass;
+  }
+
   /** A suspended Job of {@code pods} pods asking {@code cpu} each, in {@code quota}. */
   Job job(String name, String quota, int pods, String cpu, int priority) {
     return job(name, quota, pods, cpu, priority, "3s");
@@ -59,38 +94,52 @@ final class TestCluster implements AutoCloseable {
 
   /** As above, whose pods run for {@code runFor} (a KWOK delay, e.g. {@code 60s}). */
   Job job(String name, String quota, int pods, String cpu, int priority, String runFor) {
-    return client
-        .resource(
-            new JobBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .withNamespace(namespace)
-                .addToLabels(WellKnown.QUOTA_NAME, quota)
-                .endMetadata()
-                .withNewSpec()
-                .withSuspend(true)
-                .withParallelism(pods)
-                .withCompletions(pods)
-                .withNewTemplate()
-                .withNewMetadata()
-                .addToAnnotations("pod-complete.stage.kwok.x-k8s.io/delay", runFor)
-                .endMetadata()
-                .withNewSpec()
-                .withRestartPolicy("Never")
-                .withPriority(priority)
-                .addNewContainer()
-                .withName("work")
-                .withImage("busybox")
-                .withNewResources()
-                .addToRequests("cpu", new Quantity(cpu))
-                .addToRequests("memory", new Quantity("1Gi"))
-                .endResources()
-                .endContainer()
-                .endSpec()
-                .endTemplate()
-                .endSpec()
-                .build())
+    return client.resource(jobOf(name, quota, pods, cpu, runFor, pod -> pod.withPriority(priority)))
         .create();
+  }
+
+  /** A one-pod Job whose priority comes from a PriorityClass. */
+  Job job(String name, String quota, String cpu, String priorityClass, String runFor) {
+    return client.resource(
+            jobOf(name, quota, 1, cpu, runFor, pod -> pod.withPriorityClassName(priorityClass)))
+        .create();
+  }
+
+  /** A suspended, quota-labelled Job whose pods end by themselves after {@code runFor}. */
+  Job jobOf(
+      String name, String quota, int pods, String cpu, String runFor,
+      UnaryOperator<PodSpecBuilder> podSpec) {
+    return new JobBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace(namespace)
+        .addToLabels(WellKnown.QUOTA_NAME, quota)
+        .endMetadata()
+        .withNewSpec()
+        .withSuspend(true)
+        .withParallelism(pods)
+        .withCompletions(pods)
+        .withNewTemplate()
+        .withNewMetadata()
+        .addToAnnotations("pod-complete.stage.kwok.x-k8s.io/delay", runFor)
+        .endMetadata()
+        .withSpec(
+            podSpec
+                .apply(
+                    new PodSpecBuilder()
+                        .withRestartPolicy("Never")
+                        .addNewContainer()
+                        .withName("work")
+                        .withImage("busybox")
+                        .withNewResources()
+                        .addToRequests("cpu", new Quantity(cpu))
+                        .addToRequests("memory", new Quantity("1Gi"))
+                        .endResources()
+                        .endContainer())
+                .build())
+        .endTemplate()
+        .endSpec()
+        .build();
   }
 
   Job job(String name) {
@@ -110,9 +159,27 @@ final class TestCluster implements AutoCloseable {
     return u == null || u.getStatus() == null ? null : u.getStatus().getPhase();
   }
 
+  /** Whether the job was let go: no longer suspended. */
+  boolean resumed(String job) {
+    return Boolean.FALSE.equals(job(job).getSpec().getSuspend());
+  }
+
+  /** The unit's condition of that type, or null while it has none. */
+  Condition condition(String unit, String type) {
+    QueueUnit u = unit(unit);
+    return u == null || u.getStatus() == null || u.getStatus().getConditions() == null
+        ? null
+        : u.getStatus().getConditions().stream()
+            .filter(c -> type.equals(c.getType()))
+            .findFirst()
+            .orElse(null);
+  }
+
   @Override
   public void close() {
     client.namespaces().withName(namespace).delete();
+    priorityClasses.forEach(
+        name -> client.scheduling().v1().priorityClasses().withName(name).delete());
     List<String> childrenFirst = new ArrayList<>(quotas);
     java.util.Collections.reverse(childrenFirst);
     for (String quota : childrenFirst) {

@@ -148,4 +148,32 @@ class PreemptionTest {
     assertThat(late.admitted()).containsExactly("ns/low");
     assertThat(core.status("ns/low").orElseThrow().attempts()).isEqualTo(1);
   }
+
+  @Test
+  void anEvictionReplayedAfterARestartHoldsItsQuotaAndStartsNoSecondOne() {
+    AdmissionCore before = teamABorrowingFourCpus();
+    before.upsertUnit(unit("ns/b1", "qb", "team-b", 0, 10, 4));
+    assertThat(before.pass(at(11)).preemptions())
+        .extracting(Preemption::unitId)
+        .containsExactly("ns/a3");
+
+    AdmissionCore after = twoTeams();
+    for (String id : new String[] {"ns/a1", "ns/a2", "ns/a3", "ns/b1"}) {
+      after.upsertUnit(before.status(id).orElseThrow().spec());
+    }
+    after.markAdmitted("ns/a1", at(1));
+    after.markAdmitted("ns/a2", at(2));
+    after.markPreempted("ns/a3", at(3));
+    after.markPreempted("ns/a3", at(3)); // informer resync
+    AdmissionPass waiting = after.pass(at(20));
+
+    assertThat(waiting.preemptions()).isEmpty();
+    assertThat(waiting.admitted()).isEmpty();
+    assertThat(after.used("team-a")).isEqualTo(cpu(9));
+    assertThat(after.status("ns/a3").orElseThrow().preempting()).isTrue();
+
+    after.requeue("ns/a3", at(21));
+    assertThat(after.pass(at(22)).admitted()).containsExactly("ns/b1");
+    assertThat(after.used("org")).isEqualTo(cpu(10));
+  }
 }

@@ -144,4 +144,47 @@ class UnitLifecycleTest {
     assertThat(core.used("team")).isEqualTo(cpu(5));
     assertThat(core.status("ns/a").orElseThrow().phase()).isEqualTo(UnitPhase.ADMITTED);
   }
+
+  @Test
+  void aBackoffRecordedInTheClusterSurvivesARestart() {
+    AdmissionCore before = singleTeam(4);
+    before.upsertUnit(unit("ns/a", "q", "team", 0, 0, 2));
+    before.requeue("ns/a", at(1));
+    before.requeue("ns/a", at(2));
+    UnitStatus recorded = before.status("ns/a").orElseThrow();
+
+    AdmissionCore after = singleTeam(4);
+    after.upsertUnit(recorded.spec());
+    after.restoreRequeues("ns/a", recorded.attempts(), recorded.backoffUntil());
+    after.restoreRequeues("ns/a", recorded.attempts(), recorded.backoffUntil()); // resync
+    after.restoreRequeues("ns/a", 1, at(3)); // an older record
+
+    AdmissionPass during = after.pass(at(3));
+    assertThat(during.admitted()).isEmpty();
+    assertThat(during.waiting().get("ns/a").phase()).isEqualTo(UnitPhase.BACKOFF);
+    assertThat(after.status("ns/a").orElseThrow())
+        .extracting(UnitStatus::attempts, UnitStatus::backoffUntil)
+        .containsExactly(2, recorded.backoffUntil());
+    assertThat(after.pass(recorded.backoffUntil()).admitted()).containsExactly("ns/a");
+
+    Instant now = recorded.backoffUntil().plusSeconds(1);
+    after.requeue("ns/a", now);
+    UnitStatus third = after.status("ns/a").orElseThrow();
+    assertThat(third.attempts()).isEqualTo(3);
+    assertThat(Duration.between(now, third.backoffUntil()))
+        .isBetween(Duration.ofSeconds(36), Duration.ofSeconds(44));
+  }
+
+  @Test
+  void anAdmittedUnitKeepsItsRecordedRequeuesForItsNextBackoff() {
+    AdmissionCore core = singleTeam(4);
+    core.upsertUnit(unit("ns/a", "q", "team", 0, 0, 2));
+    core.markAdmitted("ns/a", at(1));
+    core.restoreRequeues("ns/a", 1, null);
+
+    assertThat(core.status("ns/a").orElseThrow().phase()).isEqualTo(UnitPhase.ADMITTED);
+    core.requeue("ns/a", at(2));
+    assertThat(core.status("ns/a").orElseThrow().attempts()).isEqualTo(2);
+    assertThat(core.used("team")).isEqualTo(cpu(0));
+  }
 }

@@ -1,0 +1,34 @@
+package io.koord4j.manager;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ManagerSettingsTest {
+
+  @Test
+  void theLeaseTimingsDefaultToKubernetesOwnAndScaleWithTheLease() {
+    ManagerSettings defaults = ManagerSettings.from(Map.of(), new String[0]);
+    ManagerSettings fast =
+        ManagerSettings.from(Map.of("KOORD4J_LEASE_DURATION_SECONDS", "6"), new String[0]);
+
+    assertThat(defaults.leaseDuration()).isEqualTo(Duration.ofSeconds(15));
+    assertThat(defaults.renewDeadline()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(defaults.retryPeriod()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(fast.renewDeadline()).isEqualTo(Duration.ofSeconds(4));
+    assertThat(fast.retryPeriod()).isEqualTo(Duration.ofMillis(800));
+  }
+
+  @Test
+  void koord4jOwnQueuesRunUnlessKueueAdmissionCheckModeIsAskedFor() {
+    assertThat(ManagerSettings.from(Map.of(), new String[0]).kueueAdmissionCheck()).isFalse();
+    assertThat(ManagerSettings.from(Map.of(), new String[] {"--kueue-admission-check"})
+            .kueueAdmissionCheck())
+        .isTrue();
+    assertThat(ManagerSettings.from(Map.of("KOORD4J_KUEUE_ADMISSION_CHECK", "true"), new String[0])
+            .kueueAdmissionCheck())
+        .isTrue();
+  }
+}

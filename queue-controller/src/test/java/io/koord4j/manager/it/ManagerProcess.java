@@ -1,0 +1,78 @@
+package io.koord4j.manager.it;
+
+import io.koord4j.testing.LocalCluster;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The manager as a separate JVM, as it runs in production: its own main class, Lease and HTTP
+ * port, on this test's classpath; its output goes to a log file under {@code target/}.
+ */
+final class ManagerProcess {
+  private final Process process;
+  final Path log;
+
+  private ManagerProcess(Process process, Path log) {
+    this.process = process;
+    this.log = log;
+  }
+
+  /**
+   * @param namespace where the Lease lives
+   * @param leaseName a Lease no other manager uses
+   * @param leaseDuration how soon a successor may take over after a crash
+   */
+  static ManagerProcess start(
+      String namespace, String leaseName, Duration leaseDuration, String logName)
+      throws IOException {
+    Path log = Path.of("target", logName + ".log");
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "io.koord4j.manager.ManagerMain")
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    Map<String, String> env = builder.environment();
+    env.put("KUBECONFIG", LocalCluster.kubeconfig().toString());
+    env.put("KOORD4J_NAMESPACE", namespace);
+    env.put("KOORD4J_LEASE_NAME", leaseName);
+    env.put("KOORD4J_LEASE_DURATION_SECONDS", Long.toString(leaseDuration.toSeconds()));
+    env.put("KOORD4J_HTTP_PORT", Integer.toString(freePort()));
+    return new ManagerProcess(builder.start(), log);
+  }
+
+  /** kill -9: no shutdown hook runs and the Lease is left to expire. */
+  void kill() throws InterruptedException {
+    process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+  }
+
+  /** A clean stop (SIGTERM), which releases the Lease. */
+  void stop() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(30, TimeUnit.SECONDS)) {
+      kill();
+    }
+  }
+
+  boolean isAlive() {
+    return process.isAlive();
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "manager pid " + process.pid() + " (log " + log.toAbsolutePath() + ")";
+  }
+}

@@ -1,0 +1,113 @@
+package io.koord4j.manager.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.koord4j.api.WellKnown;
+import io.koord4j.api.queue.QueueUnitConditions;
+import io.koord4j.testing.LocalCluster;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Queue policies as koord-queue defines them, on a 4-CPU quota whose Queue is created first with
+ * the policy: a Block queue holds later units behind a head that does not fit, a Priority queue
+ * lets them pass, and higher-priority units go first.
+ */
+class QueuePolicyIT {
+  private static final Duration WAIT = Duration.ofSeconds(60);
+
+  private static KubernetesClient client;
+
+  @BeforeAll
+  static void start() throws InterruptedException {
+    InProcessManager.ensureRunning();
+    client = LocalCluster.client();
+  }
+
+  @AfterAll
+  static void closeClient() {
+    client.close();
+  }
+
+  @Test
+  void aBlockQueueHoldsLaterUnitsOfTheQuotaUntilTheHeadFits() {
+    try (TestCluster cluster = new TestCluster(client, "it-block")) {
+      String quota = quotaWithQueue(cluster, "Block");
+      cluster.job("running", quota, 1, "3", 0, "20s");
+      await().atMost(WAIT).until(() -> cluster.resumed("running"));
+      cluster.job("big", quota, 1, "3", 0, "2s");
+      awaitWaiting(cluster, "big", "QuotaShortage");
+      cluster.job("small", quota, 1, "1", 0, "2s");
+
+      Condition blocked = awaitWaiting(cluster, "small", "BlockedBehind");
+
+      assertThat(blocked.getMessage()).contains(cluster.namespace + "/big");
+      assertThat(cluster.resumed("small")).isFalse();
+      await().atMost(WAIT).until(() -> cluster.resumed("big") && cluster.resumed("small"));
+      assertThat(dequeuedAt(cluster, "small")).isAfterOrEqualTo(dequeuedAt(cluster, "big"));
+    }
+  }
+
+  @Test
+  void aPriorityQueueLetsLaterUnitsPassAHeadThatDoesNotFit() {
+    try (TestCluster cluster = new TestCluster(client, "it-prio")) {
+      String quota = quotaWithQueue(cluster, "Priority");
+      cluster.job("running", quota, 1, "3", 0, "30s");
+      await().atMost(WAIT).until(() -> cluster.resumed("running"));
+      cluster.job("big", quota, 1, "3", 0, "2s");
+      awaitWaiting(cluster, "big", "QuotaShortage");
+      cluster.job("small", quota, 1, "1", 0, "2s");
+
+      await().atMost(WAIT).until(() -> cluster.resumed("small"));
+
+      assertThat(cluster.resumed("big")).isFalse();
+      assertThat(cluster.resumed("running")).isTrue();
+    }
+  }
+
+  @Test
+  void higherPriorityUnitsAreAdmittedFirst() {
+    try (TestCluster cluster = new TestCluster(client, "it-order")) {
+      String quota = quotaWithQueue(cluster, "Priority");
+      String low = cluster.priorityClass("low", 10);
+      String high = cluster.priorityClass("high", 1000);
+      cluster.job("blocker", quota, 1, "4", 0, "15s");
+      await().atMost(WAIT).until(() -> cluster.resumed("blocker"));
+      cluster.job("low", quota, "4", low, "5s");
+      awaitWaiting(cluster, "low", "QuotaShortage");
+      cluster.job("high", quota, "4", high, "5s");
+      awaitWaiting(cluster, "high", "QuotaShortage");
+      assertThat(cluster.unit("high").getSpec().getPriority()).isEqualTo(1000);
+
+      await().atMost(WAIT).until(() -> cluster.resumed("high"));
+
+      assertThat(cluster.resumed("low")).isFalse();
+      await().atMost(WAIT).until(() -> cluster.resumed("low"));
+    }
+  }
+
+  /** A 4-CPU top-level quota served by a Queue of the given policy. */
+  private static String quotaWithQueue(TestCluster cluster, String policy) {
+    cluster.queue("team", policy);
+    return cluster.quota("team", null, false, "4", "4");
+  }
+
+  private static Condition awaitWaiting(TestCluster cluster, String unit, String reason) {
+    return await()
+        .atMost(WAIT)
+        .until(
+            () -> cluster.condition(unit, QueueUnitConditions.QUOTA_RESERVED),
+            c -> c != null && "False".equals(c.getStatus()) && reason.equals(c.getReason()));
+  }
+
+  private static Instant dequeuedAt(TestCluster cluster, String job) {
+    return Instant.parse(
+        cluster.job(job).getMetadata().getAnnotations().get(WellKnown.JOB_DEQUEUE_TIMESTAMP));
+  }
+}
