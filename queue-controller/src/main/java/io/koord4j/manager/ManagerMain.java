@@ -40,7 +40,9 @@ public final class ManagerMain {
     AtomicBoolean ready = new AtomicBoolean();
     ProbeServer probes = ProbeServer.start(settings.httpPort(), registry, ready::get);
     ensureNamespace(client, settings.namespace());
-    WebhookServer webhook = settings.webhook() ? startWebhook(client, settings) : null;
+    // In Kueue mode Kueue's own webhook holds the jobs.
+    WebhookServer webhook =
+        settings.webhook() && !settings.kueueAdmissionCheck() ? startWebhook(client, settings) : null;
     LeaderControllers manager =
         settings.kueueAdmissionCheck()
             ? new KueueCheckControllers(client)
