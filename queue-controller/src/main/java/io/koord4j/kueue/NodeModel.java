@@ -16,6 +16,7 @@ import io.koord4j.device.NodeGpuInventory;
 import io.koord4j.device.NodeGpuUsage;
 import io.koord4j.device.NodeResources;
 import io.koord4j.device.PartitionPolicy;
+import io.koord4j.quota.kube.ResourceQuantities;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -78,9 +79,14 @@ final class NodeModel {
 
   private static NodeResources allocatable(Node node) {
     return new NodeResources(
-        amount(node, "cpu", 0).movePointRight(3).longValue(),
-        amount(node, "memory", 0).longValue(),
+        baseUnits(node, ResourceQuantities.CPU),
+        baseUnits(node, ResourceQuantities.MEMORY),
         amount(node, "pods", Integer.MAX_VALUE).intValue());
+  }
+
+  /** Rounded up as the scheduler and the admission loop read allocatable, so all agree. */
+  private static long baseUnits(Node node, String resource) {
+    return ResourceQuantities.baseUnits(resource, amount(node, resource, 0));
   }
 
   private static BigDecimal amount(Node node, String resource, long missing) {

@@ -4,8 +4,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.koord4j.device.GpuRequest;
 import io.koord4j.jobs.PodRequests;
+import io.koord4j.quota.kube.ResourceQuantities;
 import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -51,16 +51,15 @@ record PodDemand(long milliCpu, long memoryBytes, GpuRequest gpu) {
   }
 
   private static long milliCpu(Map<String, BigDecimal> requests) {
-    return roundUp(requests.get("cpu"), 1000);
+    return baseUnits(ResourceQuantities.CPU, requests);
   }
 
   private static long memoryBytes(Map<String, BigDecimal> requests) {
-    return roundUp(requests.get("memory"), 1);
+    return baseUnits(ResourceQuantities.MEMORY, requests);
   }
 
-  private static long roundUp(BigDecimal amount, int unitsPerWhole) {
-    return amount == null
-        ? 0
-        : amount.multiply(BigDecimal.valueOf(unitsPerWhole)).setScale(0, RoundingMode.CEILING).longValueExact();
+  private static long baseUnits(String resource, Map<String, BigDecimal> requests) {
+    BigDecimal amount = requests.get(resource);
+    return amount == null ? 0 : ResourceQuantities.baseUnits(resource, amount);
   }
 }

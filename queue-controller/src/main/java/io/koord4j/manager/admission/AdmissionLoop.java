@@ -20,6 +20,8 @@ import io.koord4j.queue.core.UnitPhase;
 import io.koord4j.queue.core.UnitStatus;
 import io.koord4j.queue.core.WaitingUnit;
 import io.koord4j.quota.ResourceVector;
+import io.koord4j.quota.kube.ElasticQuotaSpecs;
+import io.koord4j.quota.kube.ResourceQuantities;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -194,7 +196,7 @@ public final class AdmissionLoop implements AutoCloseable {
     core.setQuotas(
         quotas.values().stream()
             .filter(quota -> !WellKnown.ROOT_QUOTA.equals(quota.getMetadata().getName()))
-            .map(QuotaSpecs::from)
+            .map(ElasticQuotaSpecs::from)
             .toList());
     units.values().forEach(this::feed);
     passSoon();

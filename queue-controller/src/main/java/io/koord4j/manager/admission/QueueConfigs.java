@@ -18,8 +18,8 @@ public final class QueueConfigs {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
   public static QueueConfig from(Queue queue) {
-    Map<String, String> labels = QuotaSpecs.orEmpty(queue.getMetadata().getLabels());
-    Map<String, String> annotations = QuotaSpecs.orEmpty(queue.getMetadata().getAnnotations());
+    Map<String, String> labels = orEmpty(queue.getMetadata().getLabels());
+    Map<String, String> annotations = orEmpty(queue.getMetadata().getAnnotations());
     String policy =
         queue.getSpec() != null && queue.getSpec().getQueuePolicy() != null
             ? queue.getSpec().getQueuePolicy()
@@ -48,5 +48,9 @@ public final class QueueConfigs {
     } catch (java.io.IOException | IllegalArgumentException e) {
       return Backoff.DEFAULT;
     }
+  }
+
+  private static Map<String, String> orEmpty(Map<String, String> map) {
+    return map == null ? Map.of() : map;
   }
 }

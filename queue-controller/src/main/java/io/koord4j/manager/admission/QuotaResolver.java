@@ -3,6 +3,7 @@ package io.koord4j.manager.admission;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.quota.kube.ElasticQuotaSpecs;
 import java.util.Map;
 
 /**
@@ -16,7 +17,8 @@ public final class QuotaResolver {
 
   /** @param quotas every ElasticQuota, by name */
   public static String resolve(QueueUnit unit, Map<String, ElasticQuota> quotas) {
-    String labelled = QuotaSpecs.orEmpty(unit.getMetadata().getLabels()).get(WellKnown.QUOTA_NAME);
+    Map<String, String> labels = unit.getMetadata().getLabels();
+    String labelled = labels == null ? null : labels.get(WellKnown.QUOTA_NAME);
     if (labelled != null && !labelled.isBlank()) {
       return labelled;
     }
@@ -29,7 +31,7 @@ public final class QuotaResolver {
       return namespace;
     }
     return quotas.values().stream()
-        .filter(quota -> QuotaSpecs.boundNamespaces(quota).contains(namespace))
+        .filter(quota -> ElasticQuotaSpecs.boundNamespaces(quota).contains(namespace))
         .map(quota -> quota.getMetadata().getName())
         .sorted()
         .findFirst()

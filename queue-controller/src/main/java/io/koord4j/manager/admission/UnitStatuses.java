@@ -16,6 +16,7 @@ import io.koord4j.queue.core.UnitPhase;
 import io.koord4j.queue.core.UnitStatus;
 import io.koord4j.queue.core.WaitReason;
 import io.koord4j.queue.core.WaitingUnit;
+import io.koord4j.quota.kube.ResourceQuantities;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;

@@ -10,45 +10,15 @@ import io.koord4j.api.queue.QueueSpec;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitSpec;
 import io.koord4j.api.quota.ElasticQuota;
-import io.koord4j.api.quota.ElasticQuotaSpec;
 import io.koord4j.queue.core.Backoff;
 import io.koord4j.queue.core.QueueConfig;
 import io.koord4j.queue.core.QueuePolicy;
-import io.koord4j.quota.QuotaSpec;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** ElasticQuotas, Queues and QueueUnits as the admission core reads them. */
+/** Queues and QueueUnits as the admission core reads them, and the quota a unit uses. */
 class ClusterTranslationTest {
-
-  @Test
-  void readsAQuotaWithKoordinatorsLabelsAndAnnotations() {
-    ElasticQuota quota =
-        quota(
-            "nlp",
-            Map.of(
-                WellKnown.QUOTA_PARENT, WellKnown.ROOT_QUOTA,
-                WellKnown.QUOTA_ALLOW_LENT_RESOURCE, "false"),
-            Map.of(WellKnown.QUOTA_SHARED_WEIGHT, "{\"cpu\":\"3\"}"));
-
-    QuotaSpec spec = QuotaSpecs.from(quota);
-
-    assertThat(spec.parent()).isEmpty();
-    assertThat(spec.isParent()).isFalse();
-    assertThat(spec.allowLentResource()).isFalse();
-    assertThat(spec.min().get("cpu")).isEqualTo(4000);
-    assertThat(spec.max().get("cpu")).isEqualTo(8000);
-    assertThat(spec.sharedWeight().get("cpu")).isEqualTo(3000);
-  }
-
-  @Test
-  void aMalformedWeightAnnotationFallsBackToMax() {
-    QuotaSpec spec =
-        QuotaSpecs.from(quota("q", Map.of(), Map.of(WellKnown.QUOTA_SHARED_WEIGHT, "{oops")));
-
-    assertThat(spec.sharedWeight()).isEqualTo(spec.max());
-  }
 
   @Test
   void readsQueuePolicyPriorityFlagsAndBackoff() {
@@ -77,9 +47,9 @@ class ClusterTranslationTest {
   void aUnitUsesItsQuotaLabelElseTheQuotaOfItsQueueElseItsNamespacesQuota() {
     Map<String, ElasticQuota> quotas =
         Map.of(
-            "gpu", quota("gpu", Map.of(), Map.of()),
-            "team-a", quota("team-a", Map.of(), Map.of()),
-            "bound", quota("bound", Map.of(), Map.of(WellKnown.QUOTA_NAMESPACES, "[\"team-b\"]")));
+            "gpu", quota("gpu", Map.of()),
+            "team-a", quota("team-a", Map.of()),
+            "bound", quota("bound", Map.of(WellKnown.QUOTA_NAMESPACES, "[\"team-b\"]")));
 
     assertThat(QuotaResolver.resolve(unit("team-a", "gpu", Map.of(WellKnown.QUOTA_NAME, "x")), quotas))
         .isEqualTo("x");
@@ -106,19 +76,9 @@ class ClusterTranslationTest {
     assertThat(spec.request().get("cpu")).isEqualTo(6000);
   }
 
-  static ElasticQuota quota(String name, Map<String, String> labels, Map<String, String> annotations) {
+  static ElasticQuota quota(String name, Map<String, String> annotations) {
     ElasticQuota quota = new ElasticQuota();
-    quota.setMetadata(
-        new ObjectMetaBuilder()
-            .withName(name)
-            .withNamespace("koordinator-system")
-            .withLabels(labels)
-            .withAnnotations(annotations)
-            .build());
-    ElasticQuotaSpec spec = new ElasticQuotaSpec();
-    spec.setMin(Map.of("cpu", new Quantity("4")));
-    spec.setMax(Map.of("cpu", new Quantity("8")));
-    quota.setSpec(spec);
+    quota.setMetadata(new ObjectMetaBuilder().withName(name).withAnnotations(annotations).build());
     return quota;
   }
 

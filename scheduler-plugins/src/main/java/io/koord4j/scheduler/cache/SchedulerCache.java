@@ -3,8 +3,8 @@ package io.koord4j.scheduler.cache;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.koord4j.quota.ResourceVector;
+import io.koord4j.quota.kube.ResourceQuantities;
 import io.koord4j.scheduler.framework.NodeInfo;
-import io.koord4j.scheduler.framework.Resources;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -70,7 +70,7 @@ public final class SchedulerCache {
     String bound = pod.getSpec().getNodeName();
     boolean stillAssumed = old != null && old.assumed() && (bound == null || bound.isEmpty());
     String nodeName = stillAssumed ? old.nodeName() : emptyToNull(bound);
-    ResourceVector request = old != null ? old.request() : Resources.requestOf(pod);
+    ResourceVector request = old != null ? old.request() : ResourceQuantities.requestOf(pod);
     put(uid, new Entry(pod, nodeName, request, stillAssumed, groupOf.apply(pod).orElse(null)));
   }
 
@@ -82,7 +82,7 @@ public final class SchedulerCache {
   public synchronized void assume(Pod pod, String nodeName) {
     String uid = pod.getMetadata().getUid();
     Entry old = pods.get(uid);
-    ResourceVector request = old != null ? old.request() : Resources.requestOf(pod);
+    ResourceVector request = old != null ? old.request() : ResourceQuantities.requestOf(pod);
     put(uid, new Entry(pod, nodeName, request, true, groupOf.apply(pod).orElse(null)));
   }
 

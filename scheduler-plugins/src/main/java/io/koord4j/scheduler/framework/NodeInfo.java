@@ -2,6 +2,7 @@ package io.koord4j.scheduler.framework;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.koord4j.quota.ResourceVector;
+import io.koord4j.quota.kube.ResourceQuantities;
 
 /**
  * A node as one scheduling cycle sees it: immutable, with the summed requests of the pods bound
@@ -13,7 +14,7 @@ public record NodeInfo(Node node, ResourceVector allocatable, ResourceVector req
 
   public static NodeInfo of(Node node) {
     var allocatable = node.getStatus() == null ? null : node.getStatus().getAllocatable();
-    return new NodeInfo(node, Resources.of(allocatable), ResourceVector.EMPTY, 0);
+    return new NodeInfo(node, ResourceQuantities.toVector(allocatable), ResourceVector.EMPTY, 0);
   }
 
   public String name() {

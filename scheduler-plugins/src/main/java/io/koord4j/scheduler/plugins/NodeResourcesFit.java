@@ -2,12 +2,12 @@ package io.koord4j.scheduler.plugins;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.koord4j.quota.ResourceVector;
+import io.koord4j.quota.kube.ResourceQuantities;
 import io.koord4j.scheduler.framework.ClusterEvent;
 import io.koord4j.scheduler.framework.CycleState;
 import io.koord4j.scheduler.framework.FilterPlugin;
 import io.koord4j.scheduler.framework.NodeInfo;
 import io.koord4j.scheduler.framework.PreFilterPlugin;
-import io.koord4j.scheduler.framework.Resources;
 import io.koord4j.scheduler.framework.ScorePlugin;
 import io.koord4j.scheduler.framework.Status;
 import java.util.ArrayList;
@@ -24,7 +24,8 @@ public final class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, Sc
 
   public static final String NAME = "NodeResourcesFit";
   private static final CycleState.Key<ResourceVector> REQUEST = new CycleState.Key<>(NAME);
-  private static final List<String> SCORED = List.of(Resources.CPU, Resources.MEMORY);
+  private static final List<String> SCORED =
+      List.of(ResourceQuantities.CPU, ResourceQuantities.MEMORY);
 
   @Override
   public String name() {
@@ -39,7 +40,7 @@ public final class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, Sc
 
   @Override
   public Status preFilter(CycleState state, Pod pod) {
-    state.put(REQUEST, Resources.requestOf(pod));
+    state.put(REQUEST, ResourceQuantities.requestOf(pod));
     return Status.SUCCESS;
   }
 
@@ -47,7 +48,7 @@ public final class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, Sc
   public Status filter(CycleState state, Pod pod, NodeInfo node) {
     ResourceVector request = state.get(REQUEST);
     List<String> reasons = new ArrayList<>();
-    if (node.podCount() + 1 > node.allocatable().get(Resources.PODS)) {
+    if (node.podCount() + 1 > node.allocatable().get(ResourceQuantities.PODS)) {
       reasons.add("Too many pods");
     }
     for (var entry : request.asMap().entrySet()) {

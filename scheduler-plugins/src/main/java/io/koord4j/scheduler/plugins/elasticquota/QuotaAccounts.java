@@ -7,7 +7,7 @@ import io.koord4j.quota.QuotaLedger;
 import io.koord4j.quota.QuotaSpec;
 import io.koord4j.quota.QuotaTree;
 import io.koord4j.quota.ResourceVector;
-import io.koord4j.scheduler.framework.Resources;
+import io.koord4j.quota.kube.ResourceQuantities;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -61,7 +61,7 @@ public final class QuotaAccounts {
     boolean bound = pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty();
     Account account = accounts.get(uid);
     if (account == null) {
-      charge(pod, Resources.requestOf(pod), bound);
+      charge(pod, ResourceQuantities.requestOf(pod), bound);
     } else if (bound && !account.used()) {
       markUsed(uid, account, true);
     }
@@ -89,7 +89,8 @@ public final class QuotaAccounts {
           "quota \"" + quota.get() + "\" is a parent quota; pods may only use leaf quotas");
     }
     Account account = accounts.get(pod.getMetadata().getUid());
-    ResourceVector request = account != null ? account.request() : Resources.requestOf(pod);
+    ResourceVector request =
+        account != null ? account.request() : ResourceQuantities.requestOf(pod);
     if (account == null) {
       // Runtime quota is derived from demand, so the pod must count as pending before the check.
       charge(pod, request, false);

@@ -5,13 +5,9 @@ import static io.koord4j.scheduler.Fixtures.pod;
 import static io.koord4j.scheduler.Fixtures.withLabels;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.koord4j.api.WellKnown;
-import io.koord4j.api.quota.ElasticQuota;
-import io.koord4j.api.quota.ElasticQuotaSpec;
 import io.koord4j.quota.QuotaSpec;
 import io.koord4j.quota.ResourceVector;
 import io.koord4j.scheduler.framework.CycleState;
@@ -89,32 +85,6 @@ class ElasticQuotaPluginTest {
         List.of(QuotaSpec.leaf("late", "", ResourceVector.of("cpu", 0), ResourceVector.of("cpu", 4000))),
         Map.of());
     assertThat(accounts.used("late").get("cpu")).isEqualTo(1000);
-  }
-
-  @Test
-  void readsElasticQuotaObjects() {
-    ElasticQuota quota = new ElasticQuota();
-    quota.setMetadata(
-        new ObjectMetaBuilder()
-            .withName("team")
-            .withLabels(Map.of(WellKnown.QUOTA_PARENT, "org", WellKnown.QUOTA_ALLOW_LENT_RESOURCE, "false"))
-            .withAnnotations(
-                Map.of(WellKnown.QUOTA_SHARED_WEIGHT, "{\"cpu\":\"3\"}", WellKnown.QUOTA_NAMESPACES, "[\"a\",\"b\"]"))
-            .build());
-    ElasticQuotaSpec spec = new ElasticQuotaSpec();
-    spec.setMin(Map.of("cpu", new Quantity("1")));
-    spec.setMax(Map.of("cpu", new Quantity("2"), "memory", new Quantity("1Gi")));
-    quota.setSpec(spec);
-
-    QuotaSpec read = ElasticQuotaSpecs.from(quota);
-
-    assertThat(read.parent()).isEqualTo("org");
-    assertThat(read.min()).isEqualTo(ResourceVector.of("cpu", 1000));
-    assertThat(read.max()).isEqualTo(ResourceVector.of("cpu", 2000, "memory", 1L << 30));
-    assertThat(read.sharedWeight()).isEqualTo(ResourceVector.of("cpu", 3000));
-    assertThat(read.allowLentResource()).isFalse();
-    assertThat(read.isParent()).isFalse();
-    assertThat(ElasticQuotaSpecs.boundNamespaces(quota)).containsExactly("a", "b");
   }
 
   private static Pod inTeam(Pod pod) {

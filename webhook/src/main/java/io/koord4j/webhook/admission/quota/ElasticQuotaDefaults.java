@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.quota.kube.ElasticQuotaSpecs;
 import io.koord4j.webhook.admission.AdmissionHandler;
 import io.koord4j.webhook.admission.AdmissionResponses;
 import io.koord4j.webhook.admission.Json;
@@ -37,7 +38,7 @@ public final class ElasticQuotaDefaults implements AdmissionHandler {
   /** A copy of {@code quota} with the defaults filled in. */
   static ElasticQuota withDefaults(ElasticQuota quota) {
     ElasticQuota copy = Json.KUBERNETES.clone(quota);
-    Map<String, String> labels = new HashMap<>(QuotaSpecs.labels(copy));
+    Map<String, String> labels = new HashMap<>(ElasticQuotaSpecs.labels(copy));
     if (labels.getOrDefault(WellKnown.QUOTA_PARENT, "").isEmpty()) {
       labels.put(WellKnown.QUOTA_PARENT, WellKnown.ROOT_QUOTA);
       copy.getMetadata().setLabels(labels);

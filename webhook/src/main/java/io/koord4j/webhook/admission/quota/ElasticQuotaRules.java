@@ -7,6 +7,7 @@ import io.koord4j.quota.QuotaSpec;
 import io.koord4j.quota.QuotaTree;
 import io.koord4j.quota.QuotaViolation;
 import io.koord4j.quota.QuotaViolation.Field;
+import io.koord4j.quota.kube.ElasticQuotaSpecs;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -31,9 +32,10 @@ public final class ElasticQuotaRules {
   public static List<String> onWrite(ElasticQuota quota, Collection<ElasticQuota> existing) {
     List<ElasticQuota> others =
         existing.stream().filter(other -> !sameObject(other, quota)).toList();
-    List<QuotaSpec> before = existing.stream().map(QuotaSpecs::of).toList();
-    QuotaSpec written = QuotaSpecs.of(quota);
-    List<QuotaSpec> after = new ArrayList<>(others.stream().map(QuotaSpecs::of).toList());
+    List<QuotaSpec> before = existing.stream().map(ElasticQuotaSpecs::parse).toList();
+    QuotaSpec written = ElasticQuotaSpecs.parse(quota);
+    List<QuotaSpec> after =
+        new ArrayList<>(others.stream().map(ElasticQuotaSpecs::parse).toList());
     after.add(written);
 
     Set<QuotaViolation> known = Set.copyOf(QuotaTree.violations(before, BaseUnits::format));
@@ -110,12 +112,12 @@ public final class ElasticQuotaRules {
   }
 
   private static String treeIdOf(ElasticQuota quota) {
-    return QuotaSpecs.labels(quota).getOrDefault(WellKnown.QUOTA_TREE_ID, "");
+    return ElasticQuotaSpecs.labels(quota).getOrDefault(WellKnown.QUOTA_TREE_ID, "");
   }
 
   /** The parent's name, or null under the root. */
   private static String parentOf(ElasticQuota quota) {
-    String parent = QuotaSpecs.labels(quota).get(WellKnown.QUOTA_PARENT);
+    String parent = ElasticQuotaSpecs.labels(quota).get(WellKnown.QUOTA_PARENT);
     return parent == null || parent.isEmpty() || parent.equals(QuotaTree.ROOT) ? null : parent;
   }
 

@@ -1,4 +1,4 @@
-package io.koord4j.manager.admission;
+package io.koord4j.quota.kube;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
