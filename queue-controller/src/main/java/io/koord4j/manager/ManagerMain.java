@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLo
 import io.koord4j.manager.support.KubeObjects;
 import io.koord4j.webhook.WebhookServer;
 import io.koord4j.webhook.WebhookSettings;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
@@ -35,7 +36,7 @@ public final class ManagerMain {
     AtomicBoolean ready = new AtomicBoolean();
     ProbeServer probes = ProbeServer.start(settings.httpPort(), registry, ready::get);
     ensureNamespace(client, settings.namespace());
-    WebhookServer webhook = settings.webhook() ? startWebhook(client, settings) : null;
+    WebhookServer webhook = settings.webhook() ? startWebhook(client, settings, registry) : null;
     Manager manager = new Manager(client, registry);
     Runtime.getRuntime()
         .addShutdownHook(
@@ -85,13 +86,14 @@ public final class ManagerMain {
     }
   }
 
-  private static WebhookServer startWebhook(KubernetesClient client, ManagerSettings settings) {
+  private static WebhookServer startWebhook(
+      KubernetesClient client, ManagerSettings settings, MeterRegistry registry) {
     WebhookSettings webhook = WebhookSettings.defaults(settings.namespace());
     String urlHost = System.getenv("KOORD4J_WEBHOOK_URL_HOST");
     int port = Integer.parseInt(System.getenv().getOrDefault("KOORD4J_WEBHOOK_PORT", "9443"));
     webhook = urlHost == null ? webhook : webhook.withLocalUrl(urlHost, port);
     WebhookServer server =
-        WebhookServer.withAllHandlers(client, webhook);
+        WebhookServer.withAllHandlers(client, webhook, registry);
     server.start();
     return server;
   }
