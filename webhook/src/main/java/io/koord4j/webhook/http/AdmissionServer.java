@@ -36,6 +36,8 @@ public final class AdmissionServer implements AutoCloseable {
   /** Stored objects are at most 1.5 MiB; a review carries at most two (update: old and new). */
   public static final int MAX_BODY_BYTES = 3 * 1024 * 1024;
   public static final String HEALTH_PATH = "/healthz";
+  /** The per-path review timer, {@code koord4j_webhook_admission_seconds} in Prometheus. */
+  public static final String ADMISSION_TIMER = "koord4j.webhook.admission";
   private static final String TEXT = "text/plain; charset=utf-8";
   private static final long TIMEOUT_SECONDS = 30;
 

@@ -15,8 +15,6 @@ import java.util.stream.Collectors;
  * cheap; a registry that wants percentiles can add them with a meter filter.
  */
 final class AdmissionTimers {
-  static final String NAME = "koord4j.webhook.admission";
-
   private static final Duration[] BUCKETS = {
     Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5), Duration.ofMillis(10),
     Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250),
@@ -28,7 +26,9 @@ final class AdmissionTimers {
 
   AdmissionTimers(MeterRegistry registry, Set<String> paths) {
     this.timers =
-        paths.stream().collect(Collectors.toUnmodifiableMap(Function.identity(), path -> timer(registry, path)));
+        paths.stream()
+            .collect(
+                Collectors.toUnmodifiableMap(Function.identity(), path -> timer(registry, path)));
   }
 
   Timer forPath(String path) {
@@ -36,7 +36,7 @@ final class AdmissionTimers {
   }
 
   private static Timer timer(MeterRegistry registry, String path) {
-    return Timer.builder(NAME)
+    return Timer.builder(AdmissionServer.ADMISSION_TIMER)
         .description("Time from an admission review's arrival to its answer")
         .tag("path", path)
         .serviceLevelObjectives(BUCKETS)
