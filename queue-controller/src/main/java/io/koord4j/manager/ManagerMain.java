@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLo
 import io.koord4j.manager.support.KubeObjects;
 import io.koord4j.webhook.WebhookServer;
 import io.koord4j.webhook.WebhookSettings;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
@@ -42,7 +43,9 @@ public final class ManagerMain {
     ensureNamespace(client, settings.namespace());
     // In Kueue mode Kueue's own webhook holds the jobs.
     WebhookServer webhook =
-        settings.webhook() && !settings.kueueAdmissionCheck() ? startWebhook(client, settings) : null;
+        settings.webhook() && !settings.kueueAdmissionCheck()
+            ? startWebhook(client, settings, registry)
+            : null;
     LeaderControllers manager =
         settings.kueueAdmissionCheck()
             ? new KueueCheckControllers(client)
@@ -118,12 +121,13 @@ public final class ManagerMain {
     }
   }
 
-  private static WebhookServer startWebhook(KubernetesClient client, ManagerSettings settings) {
+  private static WebhookServer startWebhook(
+      KubernetesClient client, ManagerSettings settings, MeterRegistry registry) {
     WebhookSettings webhook = WebhookSettings.defaults(settings.namespace());
     String urlHost = System.getenv("KOORD4J_WEBHOOK_URL_HOST");
     int port = Integer.parseInt(System.getenv().getOrDefault("KOORD4J_WEBHOOK_PORT", "9443"));
     webhook = urlHost == null ? webhook : webhook.withLocalUrl(urlHost, port);
-    WebhookServer server = WebhookServer.withAllHandlers(client, webhook);
+    WebhookServer server = WebhookServer.withAllHandlers(client, webhook, registry);
     server.start();
     return server;
   }

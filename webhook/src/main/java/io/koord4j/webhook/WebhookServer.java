@@ -6,6 +6,7 @@ import io.koord4j.webhook.admission.AdmissionHandler;
 import io.koord4j.webhook.admission.ApiServerQueueLookup;
 import io.koord4j.webhook.admission.JobMutator;
 import io.koord4j.webhook.admission.QueueLookup;
+import io.koord4j.webhook.admission.pod.ApiServerGangLookup;
 import io.koord4j.webhook.admission.quota.ApiServerQuotaLookup;
 import io.koord4j.webhook.http.AdmissionServer;
 import io.koord4j.webhook.registration.ClientEndpoint;
@@ -18,6 +19,8 @@ import io.koord4j.webhook.tls.CertificateRotation;
 import io.koord4j.webhook.tls.KubernetesSecretStore;
 import io.koord4j.webhook.tls.ReloadableKeyManager;
 import io.koord4j.webhook.tls.SharedCertificates;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
@@ -25,6 +28,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +51,7 @@ public final class WebhookServer implements AutoCloseable {
   private final CertificateKeeper certificates;
   private final WebhookConfigurations configurations;
   private final WebhookRegistrar registrar;
+  private final MeterRegistry registry;
   private final ScheduledExecutorService refresher =
       Executors.newSingleThreadScheduledExecutor(
           task -> {
@@ -60,24 +65,30 @@ public final class WebhookServer implements AutoCloseable {
   private ClientEndpoint endpoint;
 
   /**
-   * The server with every koord4j handler (jobs, quotas, queues, queue units), looking queues and
-   * quotas up on the API server.
+   * The server with every koord4j handler (jobs, quotas, queues, queue units, gang pods), looking
+   * queues, quotas and PodGroups up on the API server, timing reviews in Micrometer's global
+   * registry.
    */
   public static WebhookServer withAllHandlers(KubernetesClient client, WebhookSettings settings) {
+    return withAllHandlers(client, settings, Metrics.globalRegistry);
+  }
+
+  /** {@link #withAllHandlers(KubernetesClient, WebhookSettings)}, timing reviews in {@code registry}. */
+  public static WebhookServer withAllHandlers(
+      KubernetesClient client, WebhookSettings settings, MeterRegistry registry) {
     return new WebhookServer(
         client,
         settings,
         JobAdapters.builtIn(),
         new ApiServerQueueLookup(client),
-        ResourceWebhooks.mutating(),
-        ResourceWebhooks.validating(new ApiServerQuotaLookup(client)));
+        concat(
+            ResourceWebhooks.mutating(),
+            PodWebhooks.mutating(new ApiServerGangLookup(client))),
+        ResourceWebhooks.validating(new ApiServerQuotaLookup(client)),
+        registry);
   }
 
-  /**
-   * @param queues the queues a job may name, per namespace
-   * @param mutators mutating webhooks to serve besides the job mutation
-   * @param validators validating webhooks to serve
-   */
+  /** A server that times reviews in Micrometer's global registry. */
   public WebhookServer(
       KubernetesClient client,
       WebhookSettings settings,
@@ -85,7 +96,25 @@ public final class WebhookServer implements AutoCloseable {
       QueueLookup queues,
       List<MutatingEndpoint> mutators,
       List<ValidatingEndpoint> validators) {
+    this(client, settings, adapters, queues, mutators, validators, Metrics.globalRegistry);
+  }
+
+  /**
+   * @param queues the queues a job may name, per namespace
+   * @param mutators mutating webhooks to serve besides the job mutation
+   * @param validators validating webhooks to serve
+   * @param registry where the admission timers are registered
+   */
+  public WebhookServer(
+      KubernetesClient client,
+      WebhookSettings settings,
+      JobAdapters adapters,
+      QueueLookup queues,
+      List<MutatingEndpoint> mutators,
+      List<ValidatingEndpoint> validators,
+      MeterRegistry registry) {
     this.settings = settings;
+    this.registry = registry;
     this.adapters = adapters;
     this.mutators = List.copyOf(mutators);
     this.validators = List.copyOf(validators);
@@ -115,7 +144,7 @@ public final class WebhookServer implements AutoCloseable {
   /** Gets the certificates, starts serving, registers the configurations, then keeps them fresh. */
   public synchronized void start() {
     keys = new ReloadableKeyManager(certificates.initial());
-    server = AdmissionServer.start(settings.bindHost(), settings.port(), keys, routes);
+    server = AdmissionServer.start(settings.bindHost(), settings.port(), keys, routes, registry);
     endpoint =
         settings.localUrlHost() != null
             ? new ClientEndpoint.Url(settings.localUrlHost(), server.port())
@@ -170,6 +199,10 @@ public final class WebhookServer implements AutoCloseable {
         configurations.mutating(adapters, mutators, endpoint, bundle),
         configurations.validating(validators, endpoint, bundle));
     LOG.info("trust bundle written to the webhook configurations");
+  }
+
+  private static <T> List<T> concat(List<T> first, List<T> second) {
+    return Stream.concat(first.stream(), second.stream()).toList();
   }
 
   private static Map<String, AdmissionHandler> routes(

@@ -2,6 +2,8 @@ package io.koord4j.webhook.http;
 
 import io.koord4j.webhook.admission.AdmissionHandler;
 import io.koord4j.webhook.tls.ReloadableKeyManager;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -26,29 +28,42 @@ import org.slf4j.LoggerFactory;
  * ReloadableKeyManager}, so rotation needs no restart.
  *
  * <p>Endpoints: {@code /healthz} and one POST path per handler. Bodies above {@link
- * #MAX_BODY_BYTES} are refused with 400 and never held in memory.
+ * #MAX_BODY_BYTES} are refused with 400 and never held in memory. Every review is timed per path
+ * ({@link AdmissionTimers}).
  */
 public final class AdmissionServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionServer.class);
   /** Stored objects are at most 1.5 MiB; a review carries at most two (update: old and new). */
   public static final int MAX_BODY_BYTES = 3 * 1024 * 1024;
   public static final String HEALTH_PATH = "/healthz";
+  /** The per-path review timer, {@code koord4j_webhook_admission_seconds} in Prometheus. */
+  public static final String ADMISSION_TIMER = "koord4j.webhook.admission";
   private static final String TEXT = "text/plain; charset=utf-8";
   private static final long TIMEOUT_SECONDS = 30;
 
   private final Vertx vertx;
   private final HttpServer server;
   private final Map<String, AdmissionHandler> routes;
+  private final AdmissionTimers timers;
 
-  private AdmissionServer(Vertx vertx, HttpServer server, Map<String, AdmissionHandler> routes) {
+  private AdmissionServer(
+      Vertx vertx, HttpServer server, Map<String, AdmissionHandler> routes, MeterRegistry registry) {
     this.vertx = vertx;
     this.server = server;
     this.routes = Map.copyOf(routes);
+    this.timers = new AdmissionTimers(registry, routes.keySet());
   }
 
-  /** Listens on {@code host:port} (port 0 picks a free one) and serves the given paths. */
+  /**
+   * Listens on {@code host:port} (port 0 picks a free one) and serves the given paths, timing
+   * them in {@code registry}.
+   */
   public static AdmissionServer start(
-      String host, int port, ReloadableKeyManager keys, Map<String, AdmissionHandler> routes) {
+      String host,
+      int port,
+      ReloadableKeyManager keys,
+      Map<String, AdmissionHandler> routes,
+      MeterRegistry registry) {
     Vertx vertx =
         Vertx.vertx(
             new VertxOptions()
@@ -64,7 +79,7 @@ public final class AdmissionServer implements AutoCloseable {
             .setPort(port)
             .setIdleTimeout(120);
     HttpServer server = vertx.createHttpServer(options);
-    AdmissionServer admission = new AdmissionServer(vertx, server, routes);
+    AdmissionServer admission = new AdmissionServer(vertx, server, routes, registry);
     server.requestHandler(admission::serve);
     server.exceptionHandler(e -> LOG.debug("connection failed", e));
     try {
@@ -100,6 +115,8 @@ public final class AdmissionServer implements AutoCloseable {
       send(request, new HttpReply(405, TEXT, "admission reviews are POSTed\n"));
       return;
     }
+    Timer.Sample arrival = Timer.start();
+    Timer timer = timers.forPath(request.path());
     Buffer body = Buffer.buffer();
     boolean[] oversized = {declaredLength(request) > MAX_BODY_BYTES};
     request.handler(
@@ -118,13 +135,15 @@ public final class AdmissionServer implements AutoCloseable {
           vertx
               .executeBlocking(() -> AdmissionEndpoint.reply(handler, body.getBytes()), false)
               .onComplete(
-                  result ->
-                      send(
-                          request,
-                          result.succeeded()
-                              ? result.result()
-                              : HttpReply.badRequest(
-                                  "the review could not be processed: " + result.cause())));
+                  result -> {
+                    send(
+                        request,
+                        result.succeeded()
+                            ? result.result()
+                            : HttpReply.badRequest(
+                                "the review could not be processed: " + result.cause()));
+                    arrival.stop(timer);
+                  });
         });
     request.exceptionHandler(e -> LOG.debug("request failed", e));
   }

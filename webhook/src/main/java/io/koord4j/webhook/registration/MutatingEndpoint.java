@@ -1,19 +1,35 @@
 package io.koord4j.webhook.registration;
 
+import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperations;
 import io.koord4j.webhook.admission.AdmissionHandler;
 import java.util.List;
 
 /**
- * A mutating webhook besides the job mutation: the objects it sees ({@code rules}), where it is
- * served, and its handler. It is registered with failurePolicy Fail.
+ * A mutating webhook besides the job mutation: the objects it sees ({@code rules}, narrowed by
+ * {@code objectSelector}), where it is served, its handler, and what the API server does when the
+ * webhook cannot be reached.
  *
  * @param name the webhook's name in the configuration, a DNS name such as {@code
  *     defaults.elasticquotas.koord4j.io}
+ * @param objectSelector labels the objects must carry, or null for every object
+ * @param failurePolicy {@code Fail} (the object is refused while koord4j is down) or {@code
+ *     Ignore} (it is stored unmutated)
  */
 public record MutatingEndpoint(
-    String name, String path, List<RuleWithOperations> rules, AdmissionHandler handler) {
+    String name,
+    String path,
+    List<RuleWithOperations> rules,
+    AdmissionHandler handler,
+    LabelSelector objectSelector,
+    String failurePolicy) {
   public MutatingEndpoint {
     rules = List.copyOf(rules);
+  }
+
+  /** A webhook for every object the rules match, failing closed. */
+  public MutatingEndpoint(
+      String name, String path, List<RuleWithOperations> rules, AdmissionHandler handler) {
+    this(name, path, rules, handler, null, "Fail");
   }
 }

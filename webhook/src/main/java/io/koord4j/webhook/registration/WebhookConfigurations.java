@@ -39,8 +39,9 @@ import java.util.Map;
  *       namespaces it overlaps entry 3, and the mutation is idempotent.
  * </ol>
  *
- * Entries 1–3, the mutating entries of other objects and every validating entry fail closed
- * (failurePolicy Fail): a queued job must not start unqueued, nor a quota skip its checks.
+ * Entries 1–3, the mutating entries of other objects (unless they say otherwise) and every
+ * validating entry fail closed (failurePolicy Fail): a queued job must not start unqueued, nor a
+ * quota skip its checks.
  * koord4j's own namespace is never matched, so koord4j can always start. Jobs named only by the
  * {@code koord-queue/queue-name} annotation reach the webhook through entries 3 or 4 only, since
  * annotations cannot be selected.
@@ -122,7 +123,9 @@ public final class WebhookConfigurations {
     for (MutatingEndpoint mutator : mutators) {
       webhooks.add(
           mutatingWebhook(mutator.name(), mutator.rules(), endpoint, caBundlePem, mutator.path())
+              .withObjectSelector(mutator.objectSelector())
               .withNamespaceSelector(notOwnNamespace(null))
+              .withFailurePolicy(mutator.failurePolicy())
               .build());
     }
     return new MutatingWebhookConfigurationBuilder()

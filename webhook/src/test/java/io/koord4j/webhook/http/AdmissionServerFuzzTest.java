@@ -13,6 +13,7 @@ import io.koord4j.webhook.admission.JobMutator;
 import io.koord4j.webhook.admission.Reviews;
 import io.koord4j.webhook.tls.CertificateAuthority;
 import io.koord4j.webhook.tls.ReloadableKeyManager;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -43,13 +44,14 @@ class AdmissionServerFuzzTest {
   private static ReloadableKeyManager keys;
   private static AdmissionServer server;
   private static HttpClient client;
+  private static final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
   @BeforeAll
   static void start() throws Exception {
     ca = CertificateAuthority.create("fuzz-ca", Duration.ofHours(1));
     keys = new ReloadableKeyManager(ca.issueServing(List.of("127.0.0.1"), Duration.ofHours(1)));
     JobMutator mutator = new JobMutator(JobAdapters.builtIn(), ns -> Set.of("gpu"), true);
-    server = AdmissionServer.start("127.0.0.1", 0, keys, Map.of(PATH, mutator.handler(false)));
+    server = AdmissionServer.start("127.0.0.1", 0, keys, Map.of(PATH, mutator.handler(false)), registry);
     KeyStore trust = KeyStore.getInstance("PKCS12");
     trust.load(null, null);
     trust.setCertificateEntry("ca", ca.certificate());
@@ -83,6 +85,8 @@ class AdmissionServerFuzzTest {
     assertThat(response.statusCode()).isEqualTo(200);
     AdmissionReview answer = Json.MAPPER.readValue(response.body(), AdmissionReview.class);
     assertThat(answer.getResponse().getUid()).isEqualTo(review.getRequest().getUid());
+    assertThat(registry.get("koord4j.webhook.admission").tag("path", PATH).timer().count())
+        .isPositive();
     assertThat(Reviews.patched(review, answer).at("/spec/suspend").asBoolean()).isTrue();
   }
 

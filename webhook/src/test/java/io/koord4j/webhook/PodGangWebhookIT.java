@@ -1,0 +1,116 @@
+package io.koord4j.webhook;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.koord4j.api.WellKnown;
+import io.koord4j.api.gang.PodGroup;
+import io.koord4j.api.gang.PodGroupSpec;
+import io.koord4j.jobs.JobAdapters;
+import io.koord4j.testing.LocalCluster;
+import io.koord4j.webhook.admission.pod.ApiServerGangLookup;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Pods of a gang job, created by the real Job controller, join the gang through the webhook. */
+class PodGangWebhookIT {
+  private static final String GANG = "train";
+
+  private KubernetesClient client;
+  private String ownNamespace;
+  private String jobNamespace;
+  private WebhookServer server;
+
+  @BeforeEach
+  void setUp() {
+    client = LocalCluster.client();
+    String suffix = UUID.randomUUID().toString().substring(0, 8);
+    ownNamespace = createNamespace("gang-it-own-" + suffix);
+    jobNamespace = createNamespace("gang-it-jobs-" + suffix);
+    server = new WebhookServer(client, WebhookServerIT.settings(ownNamespace, "gang-" + suffix),
+        JobAdapters.builtIn(), namespace -> Set.of(),
+        PodWebhooks.mutating(new ApiServerGangLookup(client)), List.of());
+    server.start();
+  }
+
+  @AfterEach
+  void tearDown() {
+    if (client == null) {
+      return;
+    }
+    if (server != null) {
+      server.close();
+      server.unregister();
+    }
+    client.namespaces().withName(ownNamespace).delete();
+    client.namespaces().withName(jobNamespace).delete();
+    client.close();
+  }
+
+  @Test
+  void podsOfAJobWhoseTemplateJoinsAFormedGangGetTheGangAnnotations() {
+    createPodGroup(3);
+    // The webhook fails open, so wait until the API server calls it before creating the job.
+    await().atMost(Duration.ofSeconds(20)).until(() -> client.pods().inNamespace(jobNamespace)
+        .resource(probe()).dryRun().create().getMetadata().getAnnotations()
+        .containsKey(WellKnown.GANG_NAME));
+
+    client.batch().v1().jobs().inNamespace(jobNamespace).resource(new JobBuilder()
+        .withNewMetadata().withName(GANG).endMetadata()
+        .withNewSpec().withParallelism(3).withCompletions(3)
+        .withNewTemplate()
+        .withNewMetadata()
+        .addToLabels(WellKnown.POD_GROUP_LABEL, GANG)
+        .addToAnnotations(WellKnown.RELATED_QUEUEUNIT, jobNamespace + "/" + GANG)
+        .endMetadata()
+        .withNewSpec().withRestartPolicy("Never")
+        .addNewContainer().withName("main").withImage("busybox").endContainer()
+        .endSpec().endTemplate().endSpec().build()).create();
+
+    List<Pod> pods = await().atMost(Duration.ofSeconds(60)).until(
+        () -> client.pods().inNamespace(jobNamespace).withLabel("job-name", GANG).list().getItems(),
+        items -> items.size() == 3);
+    assertThat(pods).allSatisfy(pod -> {
+      assertThat(pod.getMetadata().getLabels()).containsEntry(WellKnown.POD_GROUP_LABEL, GANG);
+      assertThat(pod.getMetadata().getAnnotations())
+          .containsEntry(WellKnown.GANG_NAME, GANG)
+          .containsEntry(WellKnown.GANG_MIN_AVAILABLE, "3")
+          .containsEntry(WellKnown.RELATED_QUEUEUNIT, jobNamespace + "/" + GANG);
+    });
+  }
+
+  private Pod probe() {
+    return new PodBuilder()
+        .withNewMetadata().withName("probe").withLabels(Map.of(WellKnown.POD_GROUP_LABEL, GANG))
+        .withAnnotations(Map.of(WellKnown.RELATED_QUEUEUNIT, jobNamespace + "/" + GANG)).endMetadata()
+        .withNewSpec().addNewContainer().withName("main").withImage("busybox").endContainer().endSpec()
+        .build();
+  }
+
+  private void createPodGroup(int minMember) {
+    PodGroup group = new PodGroup();
+    group.setMetadata(new ObjectMetaBuilder().withName(GANG).withNamespace(jobNamespace).build());
+    PodGroupSpec spec = new PodGroupSpec();
+    spec.setMinMember(minMember);
+    group.setSpec(spec);
+    client.resource(group).create();
+  }
+
+  private String createNamespace(String name) {
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name)
+        .endMetadata().build()).create();
+    return name;
+  }
+}
