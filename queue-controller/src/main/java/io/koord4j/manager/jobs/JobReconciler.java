@@ -39,8 +39,8 @@ import java.util.Optional;
  * is repaired by the next reconcile. A job whose fields the adapter cannot read stays suspended
  * and is marked (see {@link InvalidJobs}); the controller carries on with other jobs.
  *
- * <p>The operator SDK reads the job type from the type argument, so each kind registers an
- * anonymous subclass (see {@link JobIntegrations}).
+ * <p>The operator SDK reads the job type from the type argument, so each kind registers a
+ * named subclass (see {@link JobIntegrations}).
  */
 public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
 
