@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A real Kubernetes control plane on 127.0.0.1, built from upstream Go modules:
 # etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok (fake nodes), and Kueue on demand.
-# Usage: cluster.sh build|up|down|status|logs <component>|nodes [flags]|kueue up|down|kubeconfig|kubectl <args>
+# Usage: cluster.sh build|up|down|status|logs <component>|nodes [flags]|kueue up|down|jobs up|down|kubeconfig|kubectl <args>
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -10,6 +10,13 @@ ETCD_VERSION=3.6.16
 KWOK_VERSION=0.8.0
 HELM_VERSION=3.22.0
 KUEUE_VERSION=0.17.0
+# Job kinds koord4j queues: where their upstream CRDs come from (the module proxy lists none of
+# these modules' versions, but serves these pinned ones), and KubeRay, whose operator runs here.
+TRAINING_OPERATOR_VERSION=1.9.3
+MPI_OPERATOR_VERSION=0.8.0
+SPARK_OPERATOR_VERSION=2.5.0
+ARGO_WORKFLOWS_VERSION=3.5.13
+KUBERAY_VERSION=1.4.0
 CACHE=${KOORD4J_CACHE:-$HOME/.cache/koord4j/cluster}
 BIN=$CACHE/bin
 # One cluster per machine: its state lives outside any checkout, so every clone reuses it.
@@ -30,6 +37,8 @@ KWOK_PORT=10247
 KUEUE_WEBHOOK_PORT=19443
 KUEUE_METRICS_PORT=18443
 KUEUE_HEALTH_PORT=18081
+RAY_OPERATOR_METRICS_PORT=18082
+RAY_OPERATOR_HEALTH_PORT=18083
 KUEUE_METRICS_CERTS=/etc/kueue/metrics/certs
 APISERVER=https://127.0.0.1:$APISERVER_PORT
 
@@ -297,7 +306,7 @@ stop() {
 
 stop_all() {
   local c
-  for c in kueue kwok kube-scheduler kube-controller-manager kube-apiserver etcd; do stop "$c"; done
+  for c in ray-operator kueue kwok kube-scheduler kube-controller-manager kube-apiserver etcd; do stop "$c"; done
 }
 
 cmd_down() {
@@ -308,7 +317,7 @@ cmd_down() {
 
 cmd_status() {
   local c state
-  for c in etcd kube-apiserver kube-controller-manager kube-scheduler kwok kueue; do
+  for c in etcd kube-apiserver kube-controller-manager kube-scheduler kwok kueue ray-operator; do
     if is_running "$c"; then state="running (pid $(pid_of "$c"), rss $(ps -o rss= -p "$(pid_of "$c")" | awk '{printf "%d MiB", $1/1024}'))"
     else state="stopped"; fi
     printf '%-24s %s\n' "$c" "$state"
@@ -446,6 +455,51 @@ cmd_kueue() {
   esac
 }
 
+# ---------------------------------------------------------------- job kinds
+
+# The upstream CRD files of every job kind koord4j queues, from each project's Go module.
+# training-operator's own mpijobs CRD (kubeflow.org/v1) is left out: the MPI Operator's v2beta1
+# CRD has the same name. Argo's "full" CRDs are not structural (the API server refuses them), so
+# its "minimal" one is installed, as Argo's own manifests do.
+job_crds() {
+  local training
+  training=$(module_dir "github.com/kubeflow/training-operator@v$TRAINING_OPERATOR_VERSION")/manifests/base/crds
+  echo "$training/kubeflow.org_tfjobs.yaml" "$training/kubeflow.org_pytorchjobs.yaml"
+  echo "$(module_dir "github.com/kubeflow/mpi-operator@v$MPI_OPERATOR_VERSION")/manifests/base/kubeflow.org_mpijobs.yaml"
+  echo "$(module_dir "github.com/kubeflow/spark-operator/v2@v$SPARK_OPERATOR_VERSION")/config/crd/bases/sparkoperator.k8s.io_sparkapplications.yaml"
+  echo "$(module_dir "github.com/argoproj/argo-workflows/v3@v$ARGO_WORKFLOWS_VERSION")/manifests/base/crds/minimal/argoproj.io_workflows.yaml"
+  local ray
+  ray=$(module_dir "github.com/ray-project/kuberay/ray-operator@v$KUBERAY_VERSION")/config/crd/bases
+  echo "$ray/ray.io_rayclusters.yaml" "$ray/ray.io_rayjobs.yaml"
+}
+
+# KubeRay's operator runs out of cluster; the pods it creates are scheduled by kube-scheduler onto
+# KWOK nodes, which run them.
+cmd_jobs() {
+  case ${1:-} in
+    up)
+      cluster_is_up || die "the cluster is not up; run: cluster.sh up"
+      local file
+      for file in $(job_crds); do
+        kubectl apply --server-side --force-conflicts -f "$file" >/dev/null
+      done
+      kubectl wait --for=condition=Established crd --all --timeout=60s >/dev/null
+      build_one ray-operator "$KUBERAY_VERSION" go_install "github.com/ray-project/kuberay/ray-operator@v$KUBERAY_VERSION"
+      start ray-operator env KUBECONFIG="$KUBECONFIG_FILE" "$BIN/ray-operator" \
+        --metrics-addr "127.0.0.1:$RAY_OPERATOR_METRICS_PORT" \
+        --health-probe-bind-address "127.0.0.1:$RAY_OPERATOR_HEALTH_PORT" \
+        --enable-leader-election=false --log-stdout-encoder console
+      wait_healthy ray-operator "http://127.0.0.1:$RAY_OPERATOR_HEALTH_PORT/readyz" 90
+      log "job CRDs installed; KubeRay operator $KUBERAY_VERSION up"
+      ;;
+    down)
+      stop ray-operator
+      log "KubeRay operator down (job CRDs stay)"
+      ;;
+    *) die "usage: cluster.sh jobs up|down" ;;
+  esac
+}
+
 # ---------------------------------------------------------------- main
 
 case ${1:-} in
@@ -456,7 +510,8 @@ case ${1:-} in
   logs) shift; cmd_logs "$@" ;;
   nodes) shift; cmd_nodes "$@" ;;
   kueue) shift; cmd_kueue "$@" ;;
+  jobs) shift; cmd_jobs "$@" ;;
   kubeconfig) echo "$LOCAL_KUBECONFIG" ;;
   kubectl) shift; kubectl "$@" ;;
-  *) die "usage: cluster.sh build|up|down|status|logs <component>|nodes [--count N --cpu C --memory M --gpus G --gpu-model X]|kueue up|down|kubeconfig|kubectl <args>" ;;
+  *) die "usage: cluster.sh build|up|down|status|logs <component>|nodes [--count N --cpu C --memory M --gpus G --gpu-model X]|kueue up|down|jobs up|down|kubeconfig|kubectl <args>" ;;
 esac

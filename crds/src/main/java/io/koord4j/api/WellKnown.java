@@ -23,6 +23,8 @@ public final class WellKnown {
   public static final String ENABLE_QUEUEUNIT_PREEMPTION =
       KOORD_QUEUE_PREFIX + "enable-queueunit-preemption";
   public static final String MIN_RESOURCES = KOORD_QUEUE_PREFIX + "min-resources";
+  /** Label {@code "true"}: the object is never queued (koord4j's own key; koord-queue has none). */
+  public static final String SKIP_QUEUE_LABEL = KOORD_QUEUE_PREFIX + "skip";
 
   // Written by the queue controller on jobs and pod templates.
   public static final String JOB_ENQUEUE_TIMESTAMP = KOORD_QUEUE_PREFIX + "job-enqueue-timestamp";

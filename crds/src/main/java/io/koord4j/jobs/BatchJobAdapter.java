@@ -23,16 +23,6 @@ public final class BatchJobAdapter implements JobAdapter<Job> {
   private static final String TEMPLATE_SPEC_PATH = "spec.template.spec";
 
   @Override
-  public String apiVersion() {
-    return "batch/v1";
-  }
-
-  @Override
-  public String kind() {
-    return "Job";
-  }
-
-  @Override
   public Class<Job> type() {
     return Job.class;
   }

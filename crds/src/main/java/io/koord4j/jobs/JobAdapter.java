@@ -20,26 +20,44 @@ import java.util.function.UnaryOperator;
  */
 public interface JobAdapter<T extends HasMetadata> {
 
-  /** The apiVersion handled, e.g. {@code batch/v1}. */
-  String apiVersion();
-
-  /** The kind handled, e.g. {@code Job}. */
-  String kind();
-
-  /** The Java type of the jobs handled, to cast objects found by apiVersion and kind. */
+  /**
+   * The Java type of the jobs handled, to cast objects found by apiVersion and kind. Its
+   * {@code @Group}, {@code @Version} and {@code @Kind} annotations name the kind.
+   */
   Class<T> type();
 
-  /**
-   * Whether the job waits in a queue: it names a queue or quota (see {@link QueueMembership}) or
-   * lives in a namespace the queue manages.
-   */
-  default boolean isManaged(T job, boolean namespaceIsManaged) {
-    return QueueMembership.isManaged(job.getMetadata(), namespaceIsManaged);
+  /** The apiVersion handled, e.g. {@code batch/v1}. */
+  default String apiVersion() {
+    return HasMetadata.getApiVersion(type());
   }
 
-  /** The queue the job names, with the precedence documented on {@link QueueMembership}. */
+  /** The kind handled, e.g. {@code Job}. */
+  default String kind() {
+    return HasMetadata.getKind(type());
+  }
+
+  /**
+   * Whether the queue leaves the job alone even if it names a queue: it opted out (see {@link
+   * QueueMembership#optsOut}); kinds add their own cases, e.g. a part of a job queued as a whole.
+   */
+  default boolean isSkipped(T job) {
+    return QueueMembership.optsOut(job.getMetadata());
+  }
+
+  /**
+   * Whether the job waits in a queue: it is not skipped, and it names a queue or quota (see {@link
+   * QueueMembership}) or lives in a namespace the queue manages.
+   */
+  default boolean isManaged(T job, boolean namespaceIsManaged) {
+    return !isSkipped(job) && QueueMembership.isManaged(job.getMetadata(), namespaceIsManaged);
+  }
+
+  /**
+   * The queue the job names, with the precedence documented on {@link QueueMembership}; none when
+   * the job is skipped.
+   */
   default Optional<String> queueName(T job) {
-    return QueueMembership.queueName(job.getMetadata());
+    return isSkipped(job) ? Optional.empty() : QueueMembership.queueName(job.getMetadata());
   }
 
   /** Whether the job is held back so that it starts no pods. */

@@ -12,7 +12,16 @@ public final class JobAdapters {
 
   /** Every job kind koord4j supports. A new kind is one line here. */
   public static JobAdapters builtIn() {
-    return new JobAdapters(List.of(new BatchJobAdapter()));
+    return new JobAdapters(
+        List.of(
+            new BatchJobAdapter(),
+            new TFJobAdapter(),
+            new PyTorchJobAdapter(),
+            new MPIJobAdapter(),
+            new SparkApplicationAdapter(),
+            new RayJobAdapter(),
+            new RayClusterAdapter(),
+            new WorkflowAdapter()));
   }
 
   /**

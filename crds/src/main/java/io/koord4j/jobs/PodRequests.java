@@ -92,7 +92,7 @@ public final class PodRequests {
   }
 
   /** {@code requests.cpu}, but {@code requests[nvidia.com/gpu]} for names with dots or slashes. */
-  private static String fieldOf(String mapPath, String key) {
+  static String fieldOf(String mapPath, String key) {
     return key.matches("[A-Za-z0-9_-]+") ? mapPath + "." + key : mapPath + "[" + key + "]";
   }
 }

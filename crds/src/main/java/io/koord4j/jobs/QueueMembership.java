@@ -20,6 +20,10 @@ import java.util.stream.Stream;
  *   <li>annotation {@code koord-queue/queue-name} (or the older {@code kube-queue/queue-name}):
  *       the least visible way to ask, so the weakest.
  * </ol>
+ *
+ * <p>An object labelled {@code koord-queue/skip: "true"} is never queued, whatever it names: e.g.
+ * a RayCluster that something other than a user creates, such as a notebook platform that runs
+ * its own admission.
  */
 public final class QueueMembership {
   private QueueMembership() {}
@@ -42,6 +46,12 @@ public final class QueueMembership {
   /** Whether the queue manages the object: it names a queue or its namespace is managed. */
   public static boolean isManaged(ObjectMeta metadata, boolean namespaceIsManaged) {
     return namespaceIsManaged || queueName(metadata).isPresent();
+  }
+
+  /** Whether the object opted out of queueing with {@code koord-queue/skip: "true"}. */
+  public static boolean optsOut(ObjectMeta metadata) {
+    return metadata != null
+        && "true".equals(labelValue(metadata.getLabels(), WellKnown.SKIP_QUEUE_LABEL));
   }
 
   private static String labelValue(Map<String, String> labels, String key) {

@@ -11,12 +11,17 @@ final class Fixtures {
   private Fixtures() {}
 
   static Job job(String name) {
+    return load(name, Job.class);
+  }
+
+  /** A manifest of any kind, e.g. a generic resource typed by its adapter. */
+  static <T> T load(String name, Class<T> type) {
     String resource = "/jobs/" + name + ".yaml";
     try (InputStream yaml = Fixtures.class.getResourceAsStream(resource)) {
       if (yaml == null) {
         throw new IllegalArgumentException("no fixture " + resource);
       }
-      return Serialization.unmarshal(yaml, Job.class);
+      return Serialization.unmarshal(yaml, type);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

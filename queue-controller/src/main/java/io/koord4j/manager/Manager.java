@@ -1,5 +1,6 @@
 package io.koord4j.manager;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -13,12 +14,16 @@ import io.koord4j.manager.queue.QueueReconciler;
 import io.koord4j.manager.quota.ElasticQuotaReconciler;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The queue controller while it leads: the admission loop and the reconcilers of jobs, quotas and
  * queues, all against one cluster.
  */
 public final class Manager implements LeaderControllers {
+  private static final Logger LOG = LoggerFactory.getLogger(Manager.class);
+
   /** Conflicts are normal under load: retry soon, and keep trying. */
   private static final GenericRetry RETRY =
       new GenericRetry()
@@ -43,7 +48,14 @@ public final class Manager implements LeaderControllers {
                     .withCloseClientOnStop(false)
                     .withUseSSAToPatchPrimaryResource(false));
     for (JobReconciler<?> jobs : JobIntegrations.builtIn(clock)) {
-      register(jobs, jobs.name());
+      // A watch on a kind the cluster does not serve would keep the manager from starting.
+      if (client.supports(jobs.jobType())) {
+        register(jobs, jobs.name());
+      } else {
+        LOG.info(
+            "{} is not installed; its jobs are not queued until the manager restarts after its CRD is",
+            HasMetadata.getFullResourceName(jobs.jobType()));
+      }
     }
     register(new ElasticQuotaReconciler(snapshots), "elasticquotas");
     register(new QueueReconciler(snapshots), "queues");
@@ -62,7 +74,7 @@ public final class Manager implements LeaderControllers {
   }
 
   /** Not generation-aware: a job's progress and a quota's figures live outside its spec. */
-  private <P extends io.fabric8.kubernetes.api.model.HasMetadata> void register(
+  private <P extends HasMetadata> void register(
       Reconciler<P> reconciler, String name) {
     operator.register(
         reconciler,

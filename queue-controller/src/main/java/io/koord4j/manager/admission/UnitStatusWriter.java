@@ -1,24 +1,19 @@
 package io.koord4j.manager.admission;
 
-import io.fabric8.kubernetes.api.model.EventBuilder;
-import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitStatus;
 import io.koord4j.manager.support.Json;
+import io.koord4j.manager.support.KubeObjects;
 import java.time.Instant;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Writes QueueUnit statuses with optimistic concurrency: the write carries the resourceVersion the
  * decision was based on, so a unit changed meanwhile is refused (409) rather than overwritten.
  */
 final class UnitStatusWriter {
-  private static final Logger LOG = LoggerFactory.getLogger(UnitStatusWriter.class);
-  static final String COMPONENT = "koord4j-manager";
 
   private final KubernetesClient client;
 
@@ -44,37 +39,6 @@ final class UnitStatusWriter {
 
   /** A Kubernetes Event on the unit; a failure is only logged, events are best effort. */
   void event(QueueUnit unit, String type, String reason, String message, Instant now) {
-    try {
-      client
-          .v1()
-          .events()
-          .inNamespace(unit.getMetadata().getNamespace())
-          .resource(
-              new EventBuilder()
-                  .withNewMetadata()
-                  .withGenerateName(unit.getMetadata().getName() + ".")
-                  .endMetadata()
-                  .withInvolvedObject(
-                      new ObjectReferenceBuilder()
-                          .withApiVersion(unit.getApiVersion())
-                          .withKind(unit.getKind())
-                          .withNamespace(unit.getMetadata().getNamespace())
-                          .withName(unit.getMetadata().getName())
-                          .withUid(unit.getMetadata().getUid())
-                          .build())
-                  .withType(type)
-                  .withReason(reason)
-                  .withMessage(message)
-                  .withFirstTimestamp(now.toString())
-                  .withLastTimestamp(now.toString())
-                  .withCount(1)
-                  .withNewSource()
-                  .withComponent(COMPONENT)
-                  .endSource()
-                  .build())
-          .create();
-    } catch (KubernetesClientException e) {
-      LOG.debug("cannot record event {} on {}", reason, UnitSpecs.id(unit), e);
-    }
+    KubeObjects.event(client, unit, type, reason, message, now);
   }
 }

@@ -39,18 +39,27 @@ public final class Gangs {
     return group;
   }
 
-  /** A template whose pods join the job's gang and name their unit {@code <ns>/<unit>}. */
-  public static PodTemplateSpec join(PodTemplateSpec template, HasMetadata job, boolean gang) {
-    String unit = job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
+  /**
+   * A template whose pods name their unit {@code <ns>/<unit>} and, in a gang, join it twice over:
+   * by the PodGroup label and by Koordinator's gang annotations (name, min-available,
+   * total-number), so that schedulers reading either place the job's pods together.
+   */
+  public static PodTemplateSpec join(
+      PodTemplateSpec template, HasMetadata job, List<PodSetInfo> podSets) {
+    String name = job.getMetadata().getName();
     PodTemplateSpecBuilder builder =
         new PodTemplateSpecBuilder(template)
             .editOrNewMetadata()
-            .addToAnnotations(WellKnown.RELATED_QUEUEUNIT, unit)
+            .addToAnnotations(WellKnown.RELATED_QUEUEUNIT, job.getMetadata().getNamespace() + "/" + name)
             .endMetadata();
-    if (gang) {
+    if (needsPodGroup(podSets)) {
+      int minAvailable = podSets.stream().mapToInt(PodSetInfo::minCount).sum();
       builder
           .editMetadata()
-          .addToLabels(WellKnown.POD_GROUP_LABEL, job.getMetadata().getName())
+          .addToLabels(WellKnown.POD_GROUP_LABEL, name)
+          .addToAnnotations(WellKnown.GANG_NAME, name)
+          .addToAnnotations(WellKnown.GANG_MIN_AVAILABLE, Integer.toString(minAvailable))
+          .addToAnnotations(WellKnown.GANG_TOTAL_NUMBER, Integer.toString(size(podSets)))
           .endMetadata();
     }
     return builder.build();

@@ -35,11 +35,13 @@ import java.util.Optional;
  * Keeps one kind of job in step with its QueueUnit, for any {@link JobAdapter}: a queued job gets a
  * unit and stays suspended until the unit is admitted; then it is resumed (as a gang when it has
  * more than one pod); a preempted unit suspends it again, and once the job has no pod left the
- * unit releases its quota; a finished job finishes its unit, which releases its quota. Each step looks only at the current job and unit, so a crash between steps
- * is repaired by the next reconcile.
+ * unit releases its quota; a finished job finishes its unit, which releases its quota. Each step
+ * looks only at the current job and unit, so a crash between steps is repaired by the next
+ * reconcile. A job whose fields the adapter cannot read stays suspended and is marked (see
+ * {@link InvalidJobs}); the controller carries on with other jobs.
  *
- * <p>The operator SDK reads the job type from the type argument, so each kind registers an
- * anonymous subclass (see {@link JobIntegrations}).
+ * <p>The operator SDK reads the job type from the type argument, so each kind registers a
+ * named subclass (see {@link JobIntegrations}).
  */
 public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
 
@@ -49,6 +51,11 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
   public JobReconciler(JobAdapter<T> adapter, Clock clock) {
     this.adapter = adapter;
     this.clock = clock;
+  }
+
+  /** The job type, e.g. to check that the cluster serves the kind before watching it. */
+  public Class<T> jobType() {
+    return adapter.type();
   }
 
   /** A controller name unique per job kind. */
@@ -72,14 +79,24 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
     if (queue.isEmpty()) {
       return UpdateControl.noUpdate();
     }
+    try {
+      reconcile(job, queue.get(), context);
+    } catch (IllegalArgumentException e) {
+      // A field the adapter cannot read: the job stays suspended until its owner fixes it.
+      InvalidJobs.record(context.getClient(), job, adapter.type(), e.getMessage(), clock.instant());
+    }
+    return UpdateControl.noUpdate();
+  }
+
+  private void reconcile(T job, String queue, Context<T> context) {
     KubernetesClient client = context.getClient();
     JobPhase phase = adapter.status(job);
     Optional<QueueUnit> unit = context.getSecondaryResource(QueueUnit.class);
     if (unit.isEmpty()) {
       if (!phase.isFinished()) {
-        enqueue(job, queue.get(), client);
+        enqueue(job, queue, client);
       }
-      return UpdateControl.noUpdate();
+      return;
     }
     QueueUnitStatus status = unit.get().getStatus();
     if (phase.isFinished()) {
@@ -99,10 +116,9 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
           writeStatus(unit.get(), UnitStatuses.released(status, clock.instant()), client);
         }
       } else {
-        refreshDemand(job, queue.get(), unit.get(), client);
+        refreshDemand(job, queue, unit.get(), client);
       }
     }
-    return UpdateControl.noUpdate();
   }
 
   /** Marks the job queued (and holds it, if the webhook did not), then creates its unit. */
@@ -122,11 +138,10 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
   /** Joins the pods to the gang and resumes the job in one update, after the PodGroup exists. */
   private void start(T job, KubernetesClient client) {
     List<PodSetInfo> podSets = adapter.podSets(job);
-    boolean gang = Gangs.needsPodGroup(podSets);
-    if (gang) {
+    if (Gangs.needsPodGroup(podSets)) {
       KubeObjects.createIfAbsent(client, Gangs.podGroup(job, podSets));
     }
-    T started = adapter.resume(adapter.editPodTemplates(job, t -> Gangs.join(t, job, gang)));
+    T started = adapter.resume(adapter.editPodTemplates(job, t -> Gangs.join(t, job, podSets)));
     Map<String, String> annotations = new HashMap<>(orEmpty(started.getMetadata().getAnnotations()));
     annotations.put(WellKnown.JOB_DEQUEUE_TIMESTAMP, now());
     started.getMetadata().setAnnotations(annotations);

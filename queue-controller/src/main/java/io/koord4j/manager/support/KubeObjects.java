@@ -1,13 +1,22 @@
 package io.koord4j.manager.support;
 
+import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.HttpURLConnection;
+import java.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Small client idioms shared by the controllers. */
 public final class KubeObjects {
   private KubeObjects() {}
+
+  private static final Logger LOG = LoggerFactory.getLogger(KubeObjects.class);
+  /** The event source of everything the manager reports. */
+  public static final String COMPONENT = "koord4j-manager";
 
   /** Creates the object; one that exists already (a stale cache did not show it) is fine. */
   public static void createIfAbsent(KubernetesClient client, HasMetadata object) {
@@ -17,6 +26,51 @@ public final class KubeObjects {
       if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
         throw e;
       }
+    }
+  }
+
+  /** A Kubernetes Event about the object; a failure is only logged, events are best effort. */
+  public static void event(
+      KubernetesClient client,
+      HasMetadata object,
+      String type,
+      String reason,
+      String message,
+      Instant now) {
+    String namespace = object.getMetadata().getNamespace();
+    try {
+      client
+          .v1()
+          .events()
+          .inNamespace(namespace)
+          .resource(
+              new EventBuilder()
+                  .withNewMetadata()
+                  .withGenerateName(object.getMetadata().getName() + ".")
+                  .endMetadata()
+                  .withInvolvedObject(
+                      new ObjectReferenceBuilder()
+                          .withApiVersion(object.getApiVersion())
+                          .withKind(object.getKind())
+                          .withNamespace(namespace)
+                          .withName(object.getMetadata().getName())
+                          .withUid(object.getMetadata().getUid())
+                          .build())
+                  .withType(type)
+                  .withReason(reason)
+                  .withMessage(message)
+                  .withFirstTimestamp(now.toString())
+                  .withLastTimestamp(now.toString())
+                  .withCount(1)
+                  .withNewSource()
+                  .withComponent(COMPONENT)
+                  .endSource()
+                  .build())
+          .create();
+    } catch (KubernetesClientException e) {
+      LOG.debug(
+          "cannot record event {} on {} {}/{}",
+          reason, object.getKind(), namespace, object.getMetadata().getName(), e);
     }
   }
 }

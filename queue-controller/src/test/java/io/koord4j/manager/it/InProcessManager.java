@@ -18,6 +18,8 @@ final class InProcessManager {
   static synchronized void ensureRunning() throws InterruptedException {
     if (manager == null) {
       ensureNodes();
+      // The manager watches only kinds the cluster serves when it starts.
+      LocalCluster.script("jobs", "up");
       client = LocalCluster.client();
       manager = new Manager(client, new SimpleMeterRegistry());
       manager.start();

@@ -50,13 +50,18 @@ class QueueUnitsAndGangsTest {
   @Test
   void joinedTemplatesNameTheirGangAndUnit() {
     Job job = job(2);
-    PodTemplateSpec joined = Gangs.join(job.getSpec().getTemplate(), job, true);
-    PodTemplateSpec single = Gangs.join(job.getSpec().getTemplate(), job, false);
+    Job single = job(1);
+    PodTemplateSpec joined = Gangs.join(job.getSpec().getTemplate(), job, adapter.podSets(job));
+    PodTemplateSpec alone = Gangs.join(single.getSpec().getTemplate(), single, adapter.podSets(single));
 
     assertThat(joined.getMetadata().getLabels()).containsEntry(WellKnown.POD_GROUP_LABEL, "train");
     assertThat(joined.getMetadata().getAnnotations())
-        .containsEntry(WellKnown.RELATED_QUEUEUNIT, "ns/train");
-    assertThat(single.getMetadata().getLabels()).doesNotContainKey(WellKnown.POD_GROUP_LABEL);
+        .containsEntry(WellKnown.RELATED_QUEUEUNIT, "ns/train")
+        .containsEntry(WellKnown.GANG_NAME, "train")
+        .containsEntry(WellKnown.GANG_MIN_AVAILABLE, "2")
+        .containsEntry(WellKnown.GANG_TOTAL_NUMBER, "2");
+    assertThat(alone.getMetadata().getLabels()).doesNotContainKey(WellKnown.POD_GROUP_LABEL);
+    assertThat(alone.getMetadata().getAnnotations()).doesNotContainKey(WellKnown.GANG_NAME);
   }
 
   private static Job job(int pods) {

@@ -16,7 +16,8 @@ import java.util.Optional;
 /**
  * Holds queued jobs back when they are created: every job kind known to {@link JobAdapters} that
  * names a queue or quota, or lives in a managed namespace, is stored suspended, so that no pod
- * starts before the queue admits the whole gang.
+ * starts before the queue admits the whole gang. A job its kind skips (see {@link
+ * JobAdapter#isSkipped}), such as the RayCluster of a RayJob, is left as it is.
  *
  * <p>Queue label: the original labels are kept. When the queue is named only by the
  * {@code koord-queue/queue-name} annotation, or is the namespace's {@value #DEFAULT_QUEUE} queue,
@@ -71,6 +72,9 @@ public final class JobMutator {
   private <T extends HasMetadata> AdmissionReview mutate(
       AdmissionRequest request, JobAdapter<T> adapter, JsonNode raw, boolean namespaceManaged) {
     T job = Json.MAPPER.convertValue(raw, adapter.type());
+    if (adapter.isSkipped(job)) {
+      return AdmissionResponses.allow(request);
+    }
     String namespace = request.getNamespace();
     Optional<String> named = adapter.queueName(job);
     Optional<String> queue =

@@ -11,7 +11,10 @@ import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.koord4j.api.WellKnown;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.koord4j.jobs.JobAdapters;
+import io.koord4j.jobs.RayClusterAdapter;
+import io.koord4j.jobs.TFJobAdapter;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -158,5 +161,47 @@ class JobMutatorTest {
     assertThat(answer.getResponse().getAllowed()).isFalse();
     assertThat(answer.getResponse().getStatus().getCode()).isEqualTo(400);
     assertThat(answer.getResponse().getStatus().getMessage()).contains("batch/v1 Job", "many");
+  }
+
+  @Test
+  void aQueuedTFJobIsHeldThroughItsRunPolicy() {
+    TFJobAdapter.TFJob tfJob = Serialization.unmarshal("""
+        apiVersion: kubeflow.org/v1
+        kind: TFJob
+        metadata: {name: mnist, namespace: team-a, labels: {quota.scheduling.koordinator.sh/name: gpu}}
+        spec:
+          tfReplicaSpecs:
+            Worker:
+              replicas: 2
+              template: {spec: {containers: [{name: tensorflow, image: tf}]}}
+        """, TFJobAdapter.TFJob.class);
+    AdmissionReview request = create(tfJob);
+
+    JsonNode stored = patched(request, labelled.handle(request));
+
+    assertThat(stored.at("/spec/runPolicy/suspend").asBoolean()).isTrue();
+  }
+
+  @Test
+  void theRayClusterOfARayJobIsLeftAloneEvenInAManagedNamespace() {
+    RayClusterAdapter.RayCluster cluster = Serialization.unmarshal("""
+        apiVersion: ray.io/v1
+        kind: RayCluster
+        metadata:
+          name: rayjob-sample-raycluster-x
+          namespace: team-a
+          labels: {kueue.x-k8s.io/queue-name: gpu}
+          ownerReferences: [{apiVersion: ray.io/v1, kind: RayJob, name: rayjob-sample, uid: u1}]
+        spec:
+          headGroupSpec: {template: {spec: {containers: [{name: ray-head, image: ray}]}}}
+        """, RayClusterAdapter.RayCluster.class);
+    AdmissionHandler managed =
+        new JobMutator(JobAdapters.builtIn(), ns -> queues.getOrDefault(ns, Set.of()), false)
+            .handler(true);
+
+    AdmissionReview answer = managed.handle(create(cluster));
+
+    assertThat(answer.getResponse().getAllowed()).isTrue();
+    assertThat(answer.getResponse().getPatch()).isNull();
   }
 }

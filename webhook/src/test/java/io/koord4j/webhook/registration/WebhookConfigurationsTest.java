@@ -41,6 +41,24 @@ class WebhookConfigurationsTest {
   }
 
   @Test
+  void everyJobKindIsListedByGroupVersionAndResource() {
+    MutatingWebhookConfiguration config = new WebhookConfigurations(NAMES, "koord4j-system", null, false)
+        .mutating(JobAdapters.builtIn(), List.of(), new ClientEndpoint.Url("127.0.0.1", 9443), BUNDLE);
+
+    assertThat(config.getWebhooks().get(0).getRules())
+        .extracting(r -> r.getApiGroups().get(0) + "/" + r.getApiVersions().get(0) + "/" + r.getResources().get(0))
+        .containsExactly(
+            "batch/v1/jobs",
+            "kubeflow.org/v1/tfjobs",
+            "kubeflow.org/v1/pytorchjobs",
+            "kubeflow.org/v2beta1/mpijobs",
+            "sparkoperator.k8s.io/v1beta2/sparkapplications",
+            "ray.io/v1/rayjobs",
+            "ray.io/v1/rayclusters",
+            "argoproj.io/v1alpha1/workflows");
+  }
+
+  @Test
   void managedNamespacesAndDefaultQueueAddEntries() {
     var managed = new LabelSelectorBuilder().addToMatchLabels("koord4j.io/managed", "true").build();
     MutatingWebhookConfiguration config = new WebhookConfigurations(NAMES, "koord4j-system", managed, true)

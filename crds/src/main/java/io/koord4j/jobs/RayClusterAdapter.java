@@ -1,0 +1,92 @@
+package io.koord4j.jobs;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Version;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+/**
+ * KubeRay's RayCluster, held through {@code spec.suspend}. A cluster never finishes by itself; it
+ * runs once KubeRay reports it {@code ready}, and its quota returns when it is deleted.
+ *
+ * <p>A cluster created by a RayJob (owned by it) is skipped: the RayJob is queued as a whole, and
+ * its cluster carries the RayJob's labels, queue label included.
+ */
+public final class RayClusterAdapter implements JobAdapter<RayClusterAdapter.RayCluster> {
+
+  /** A RayCluster as a generic resource, typed only so that it can be watched by kind. */
+  @Group("ray.io")
+  @Version("v1")
+  @Kind("RayCluster")
+  public static final class RayCluster extends GenericKubernetesResource implements Namespaced {}
+
+  @Override
+  public Class<RayCluster> type() {
+    return RayCluster.class;
+  }
+
+  @Override
+  public boolean isSkipped(RayCluster cluster) {
+    List<OwnerReference> owners = cluster.getMetadata().getOwnerReferences();
+    boolean ownedByRayJob =
+        owners != null && owners.stream().anyMatch(owner -> RayJobAdapter.KIND.equals(owner.getKind()));
+    return ownedByRayJob || JobAdapter.super.isSkipped(cluster);
+  }
+
+  @Override
+  public boolean isSuspended(RayCluster cluster) {
+    return JobFields.isSpecSuspended(cluster);
+  }
+
+  @Override
+  public RayCluster suspend(RayCluster cluster) {
+    return JobFields.withSpecSuspend(cluster, true);
+  }
+
+  @Override
+  public RayCluster resume(RayCluster cluster) {
+    return JobFields.withSpecSuspend(cluster, false);
+  }
+
+  @Override
+  public RayCluster editPodTemplates(RayCluster cluster, UnaryOperator<PodTemplateSpec> edit) {
+    RayCluster copy = JobFields.copy(cluster);
+    RayClusterSpecs.editTemplates(spec(copy), "spec", edit);
+    return copy;
+  }
+
+  @Override
+  public List<PodSetInfo> podSets(RayCluster cluster) {
+    return RayClusterSpecs.podSets(spec(cluster), "spec");
+  }
+
+  @Override
+  public Optional<String> priorityClassName(RayCluster cluster) {
+    return JobFields.priorityClassName(podSets(cluster));
+  }
+
+  @Override
+  public Optional<Integer> priority(RayCluster cluster) {
+    return JobFields.priority(podSets(cluster));
+  }
+
+  @Override
+  public JobPhase status(RayCluster cluster) {
+    Optional<Map<String, Object>> status = JobFields.object(JobFields.root(cluster), "status", "");
+    return status.flatMap(s -> JobFields.string(s, "state")).filter("ready"::equals).isPresent()
+        ? JobPhase.RUNNING
+        : JobPhase.PENDING;
+  }
+
+  private static Map<String, Object> spec(RayCluster cluster) {
+    return JobFields.requiredObject(JobFields.root(cluster), "spec", "");
+  }
+
+}

@@ -1,0 +1,98 @@
+package io.koord4j.jobs;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Version;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+/**
+ * KubeRay's RayJob, held through {@code spec.suspend} (KubeRay deletes the job's cluster while it
+ * is suspended). Its pods are those of the cluster it creates from {@code spec.rayClusterSpec};
+ * a RayJob that runs on an existing cluster ({@code spec.clusterSelector}) has none to queue.
+ *
+ * <p>Finished when {@code status.jobDeploymentStatus} is Complete (succeeded if
+ * {@code status.jobStatus} is SUCCEEDED) or Failed.
+ */
+public final class RayJobAdapter implements JobAdapter<RayJobAdapter.RayJob> {
+
+  static final String KIND = "RayJob";
+  private static final String CLUSTER_SPEC_PATH = "spec.rayClusterSpec";
+
+  /** A RayJob as a generic resource, typed only so that it can be watched by kind. */
+  @Group("ray.io")
+  @Version("v1")
+  @Kind(KIND)
+  public static final class RayJob extends GenericKubernetesResource implements Namespaced {}
+
+  @Override
+  public Class<RayJob> type() {
+    return RayJob.class;
+  }
+
+  @Override
+  public boolean isSuspended(RayJob job) {
+    return JobFields.isSpecSuspended(job);
+  }
+
+  @Override
+  public RayJob suspend(RayJob job) {
+    return JobFields.withSpecSuspend(job, true);
+  }
+
+  @Override
+  public RayJob resume(RayJob job) {
+    return JobFields.withSpecSuspend(job, false);
+  }
+
+  @Override
+  public RayJob editPodTemplates(RayJob job, UnaryOperator<PodTemplateSpec> edit) {
+    RayJob copy = JobFields.copy(job);
+    RayClusterSpecs.editTemplates(clusterSpec(copy), CLUSTER_SPEC_PATH, edit);
+    return copy;
+  }
+
+  @Override
+  public List<PodSetInfo> podSets(RayJob job) {
+    return RayClusterSpecs.podSets(clusterSpec(job), CLUSTER_SPEC_PATH);
+  }
+
+  @Override
+  public Optional<String> priorityClassName(RayJob job) {
+    return JobFields.priorityClassName(podSets(job));
+  }
+
+  @Override
+  public Optional<Integer> priority(RayJob job) {
+    return JobFields.priority(podSets(job));
+  }
+
+  @Override
+  public JobPhase status(RayJob job) {
+    Map<String, Object> status = JobFields.object(JobFields.root(job), "status", "").orElse(null);
+    String deployment = JobFields.string(status, "jobDeploymentStatus").orElse("");
+    return switch (deployment) {
+      case "Complete" ->
+          "SUCCEEDED".equals(JobFields.string(status, "jobStatus").orElse(""))
+              ? JobPhase.SUCCEEDED
+              : JobPhase.FAILED;
+      case "Failed" -> JobPhase.FAILED;
+      case "Running" -> JobPhase.RUNNING;
+      default -> JobPhase.PENDING;
+    };
+  }
+
+  private static Map<String, Object> spec(RayJob job) {
+    return JobFields.requiredObject(JobFields.root(job), "spec", "");
+  }
+
+  private static Map<String, Object> clusterSpec(RayJob job) {
+    return JobFields.requiredObject(spec(job), "rayClusterSpec", "spec");
+  }
+
+}

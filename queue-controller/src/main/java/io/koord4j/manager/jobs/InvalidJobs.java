@@ -1,0 +1,65 @@
+package io.koord4j.manager.jobs;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.koord4j.manager.support.KubeObjects;
+import java.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Tells the owner of a job the queue cannot read (its adapter named a bad field) why the job
+ * stays pending: a condition {@value #CONDITION} False with reason {@value #REASON} in the job's
+ * {@code status.conditions}, and a Warning event, both carrying the adapter's message. Written
+ * once per distinct message, so that reconciling the same bad job again writes nothing.
+ *
+ * <p>The condition is best effort: a kind whose status has no conditions list (the API server
+ * prunes it) keeps the event only.
+ */
+final class InvalidJobs {
+  private InvalidJobs() {}
+
+  private static final Logger LOG = LoggerFactory.getLogger(InvalidJobs.class);
+  static final String CONDITION = "Queued";
+  static final String REASON = "InvalidJobSpec";
+
+  static <T extends HasMetadata> void record(
+      KubernetesClient client, T job, Class<T> type, String message, Instant now) {
+    ObjectNode tree = Serialization.jsonMapper().valueToTree(job);
+    ObjectNode status = tree.with("status");
+    ArrayNode conditions =
+        status.get("conditions") instanceof ArrayNode list ? list : status.putArray("conditions");
+    for (int i = 0; i < conditions.size(); i++) {
+      JsonNode condition = conditions.get(i);
+      if (CONDITION.equals(condition.path("type").asText())) {
+        if (message.equals(condition.path("message").asText())) {
+          return;
+        }
+        conditions.remove(i);
+        break;
+      }
+    }
+    conditions
+        .addObject()
+        .put("type", CONDITION)
+        .put("status", "False")
+        .put("reason", REASON)
+        .put("message", message)
+        .put("lastTransitionTime", now.toString())
+        .put("lastUpdateTime", now.toString());
+    LOG.warn(
+        "{} {}/{} stays pending: {}",
+        job.getKind(), job.getMetadata().getNamespace(), job.getMetadata().getName(), message);
+    KubeObjects.event(client, job, "Warning", REASON, message, now);
+    try {
+      client.resource(Serialization.jsonMapper().convertValue(tree, type)).patchStatus();
+    } catch (KubernetesClientException e) {
+      LOG.debug("cannot write the {} condition of {}", CONDITION, job.getMetadata().getName(), e);
+    }
+  }
+}
