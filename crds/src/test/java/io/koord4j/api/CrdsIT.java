@@ -55,9 +55,14 @@ class CrdsIT {
     client.resource(namespace).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
   }
 
+  /** Sample objects this test stored, removed afterwards so that later tests see no stray quotas. */
+  private static final java.util.Deque<GenericKubernetesResource> STORED = new java.util.ArrayDeque<>();
+
   @AfterAll
   static void cleanUp() {
     if (client != null) {
+      // Children before parents; the namespaces stay, other tests share them.
+      STORED.forEach(object -> client.resource(object).delete());
       client.namespaces().withName(TEST_NAMESPACE).delete();
       client.close();
     }
@@ -91,6 +96,9 @@ class CrdsIT {
         GenericKubernetesResource manifest =
             Serialization.jsonMapper().convertValue(document, GenericKubernetesResource.class);
         client.resource(manifest).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
+        if (!"Namespace".equals(manifest.getKind())) {
+          STORED.push(manifest);
+        }
         Manifests.modelClass(document)
             .ifPresent(type -> assertStoredIntact(file, document, type));
       }
