@@ -18,6 +18,7 @@ import io.koord4j.api.kueue.AdmissionCheckState;
 import io.koord4j.api.kueue.KueueObject;
 import io.koord4j.api.kueue.Workload;
 import io.koord4j.api.kueue.WorkloadStatus;
+import io.koord4j.manager.it.InProcessManager;
 import io.koord4j.testing.LocalCluster;
 import java.time.Duration;
 import java.util.List;
@@ -55,6 +56,8 @@ class KueueGangFeasibilityIT {
 
   @BeforeAll
   static void setUp() {
+    // Kueue owns the jobs here; koord4j's own queues must not claim them too.
+    InProcessManager.stop();
     client = LocalCluster.client();
     LocalCluster.script("nodes", "--count", "2", "--cpu", "96", "--memory", "1Ti", "--gpus", "8",
         "--gpu-model", "H100", "--prefix", NODE_PREFIX);

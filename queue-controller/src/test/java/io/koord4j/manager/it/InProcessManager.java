@@ -9,7 +9,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
  * One manager for all integration tests of this JVM: two would both admit. Tests that run their
  * own manager process stop it first.
  */
-final class InProcessManager {
+public final class InProcessManager {
   private static Manager manager;
   private static KubernetesClient client;
 
@@ -32,7 +32,7 @@ final class InProcessManager {
     LocalCluster.script("nodes", "--count", "4", "--cpu", "32", "--memory", "128Gi");
   }
 
-  static synchronized void stop() {
+  public static synchronized void stop() {
     if (manager != null) {
       manager.close();
       client.close();

@@ -3,6 +3,7 @@ package io.koord4j.manager.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.api.WellKnown;
@@ -20,14 +21,18 @@ import org.junit.jupiter.api.Test;
 class WebhookAdmissionIT {
   private static KubernetesClient client;
   private static WebhookServer webhook;
+  private static String ownNamespace;
 
   @BeforeAll
   static void start() throws InterruptedException {
     InProcessManager.ensureRunning();
     client = LocalCluster.client();
     String suffix = Long.toString(System.nanoTime(), 36);
+    ownNamespace = "webhook-admission-it-" + suffix;
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ownNamespace)
+        .endMetadata().build()).create();
     WebhookSettings settings =
-        WebhookSettings.defaults("koord4j-system")
+        WebhookSettings.defaults(ownNamespace)
             .withLocalUrl("127.0.0.1", 0)
             .withNames(
                 "webhook-admission-it-" + suffix,
@@ -43,7 +48,10 @@ class WebhookAdmissionIT {
       webhook.close();
       webhook.unregister();
     }
-    client.close();
+    if (client != null) {
+      client.namespaces().withName(ownNamespace).delete();
+      client.close();
+    }
   }
 
   @Test
