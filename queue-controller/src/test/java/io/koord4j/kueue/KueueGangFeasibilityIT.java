@@ -160,7 +160,9 @@ class KueueGangFeasibilityIT {
     client.resource(gpuJob("huge", 1, 16)).create();
 
     await("Kueue deactivates the workload").atMost(TIMEOUT)
-        .until(() -> Boolean.FALSE.equals(rawWorkload("huge").orElseThrow().<Boolean>get("spec", "active")));
+        .until(() -> rawWorkload("huge")
+            .map(workload -> Boolean.FALSE.equals(workload.<Boolean>get("spec", "active")))
+            .orElse(false));
     // Deactivating evicts, and eviction resets every check to Pending; the event keeps our reason.
     assertThat(ourCheck("huge").orElseThrow().getMessage()).endsWith("Previously: Rejected");
     String workloadName = workload("huge").orElseThrow().getMetadata().getName();
