@@ -3,14 +3,12 @@ package io.koord4j.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.koord4j.api.WellKnown;
 import io.koord4j.jobs.JobAdapters;
-import io.koord4j.testing.LocalCluster;
 import io.koord4j.webhook.tls.TlsMaterial;
 import java.time.Duration;
 import java.util.List;
@@ -33,6 +31,7 @@ import org.slf4j.LoggerFactory;
 class CertificateRotationIT {
   private static final Logger LOG = LoggerFactory.getLogger(CertificateRotationIT.class);
 
+  private WebhookTestBed bed;
   private KubernetesClient client;
   private String ownNamespace;
   private String jobNamespace;
@@ -40,28 +39,17 @@ class CertificateRotationIT {
 
   @BeforeEach
   void setUp() {
-    client = LocalCluster.client();
-    String suffix = UUID.randomUUID().toString().substring(0, 8);
-    ownNamespace = "rotation-it-own-" + suffix;
-    jobNamespace = "rotation-it-jobs-" + suffix;
-    for (String name : List.of(ownNamespace, jobNamespace)) {
-      client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name)
-          .endMetadata().build()).create();
-    }
+    bed = new WebhookTestBed("rotation-it");
+    client = bed.client;
+    ownNamespace = bed.ownNamespace;
+    jobNamespace = bed.objectNamespace;
   }
 
   @AfterEach
   void tearDown() {
-    if (client == null) {
-      return;
+    if (bed != null) {
+      bed.close();
     }
-    if (server != null) {
-      server.close();
-      server.unregister();
-    }
-    client.namespaces().withName(ownNamespace).delete();
-    client.namespaces().withName(jobNamespace).delete();
-    client.close();
   }
 
   @Test
@@ -72,7 +60,7 @@ class CertificateRotationIT {
             Duration.ofSeconds(1));
     server = new WebhookServer(
         client, settings, JobAdapters.builtIn(), ns -> Set.of("gpu"), List.of(), List.of());
-    server.start();
+    bed.start(server);
     await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(
         () -> createJob("warm-up-" + UUID.randomUUID().toString().substring(0, 5)),
         job -> Boolean.TRUE.equals(job.getSpec().getSuspend()));

@@ -3,7 +3,6 @@ package io.koord4j.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -13,13 +12,11 @@ import io.koord4j.api.WellKnown;
 import io.koord4j.api.gang.PodGroup;
 import io.koord4j.api.gang.PodGroupSpec;
 import io.koord4j.jobs.JobAdapters;
-import io.koord4j.testing.LocalCluster;
 import io.koord4j.webhook.admission.pod.ApiServerGangLookup;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,6 +25,7 @@ import org.junit.jupiter.api.Test;
 class PodGangWebhookIT {
   private static final String GANG = "train";
 
+  private WebhookTestBed bed;
   private KubernetesClient client;
   private String ownNamespace;
   private String jobNamespace;
@@ -35,28 +33,22 @@ class PodGangWebhookIT {
 
   @BeforeEach
   void setUp() {
-    client = LocalCluster.client();
-    String suffix = UUID.randomUUID().toString().substring(0, 8);
-    ownNamespace = createNamespace("gang-it-own-" + suffix);
-    jobNamespace = createNamespace("gang-it-jobs-" + suffix);
+    bed = new WebhookTestBed("gang-it");
+    client = bed.client;
+    ownNamespace = bed.ownNamespace;
+    jobNamespace = bed.objectNamespace;
+    String suffix = bed.suffix;
     server = new WebhookServer(client, WebhookServerIT.settings(ownNamespace, "gang-" + suffix),
         JobAdapters.builtIn(), namespace -> Set.of(),
         PodWebhooks.mutating(new ApiServerGangLookup(client)), List.of());
-    server.start();
+    bed.start(server);
   }
 
   @AfterEach
   void tearDown() {
-    if (client == null) {
-      return;
+    if (bed != null) {
+      bed.close();
     }
-    if (server != null) {
-      server.close();
-      server.unregister();
-    }
-    client.namespaces().withName(ownNamespace).delete();
-    client.namespaces().withName(jobNamespace).delete();
-    client.close();
   }
 
   @Test
@@ -108,9 +100,4 @@ class PodGangWebhookIT {
     client.resource(group).create();
   }
 
-  private String createNamespace(String name) {
-    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name)
-        .endMetadata().build()).create();
-    return name;
-  }
 }

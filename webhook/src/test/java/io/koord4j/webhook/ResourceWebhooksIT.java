@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -29,7 +28,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -47,6 +45,7 @@ class ResourceWebhooksIT {
           "queues.scheduling.x-k8s.io-v1.yml",
           "queueunits.scheduling.x-k8s.io-v1.yml");
 
+  private WebhookTestBed bed;
   private KubernetesClient client;
   private String suffix;
   private String ownNamespace;
@@ -55,11 +54,12 @@ class ResourceWebhooksIT {
 
   @BeforeEach
   void setUp() throws IOException {
-    client = LocalCluster.client();
+    bed = new WebhookTestBed("quota-it");
+    client = bed.client;
     installCrds();
-    suffix = UUID.randomUUID().toString().substring(0, 8);
-    ownNamespace = createNamespace("quota-it-own-" + suffix);
-    quotaNamespace = createNamespace("quota-it-" + suffix);
+    suffix = bed.suffix;
+    ownNamespace = bed.ownNamespace;
+    quotaNamespace = bed.objectNamespace;
     server =
         new WebhookServer(
             client,
@@ -68,7 +68,7 @@ class ResourceWebhooksIT {
             namespace -> Set.of(),
             ResourceWebhooks.mutating(),
             ResourceWebhooks.validating(new ApiServerQuotaLookup(client)));
-    server.start();
+    bed.start(server);
     // The configurations take a moment to reach the API server.
     await().atMost(Duration.ofSeconds(20)).until(
         () -> refusal(Quotas.leaf(name("probe"), name("nowhere"), "1", "2")) != null);
@@ -76,16 +76,9 @@ class ResourceWebhooksIT {
 
   @AfterEach
   void tearDown() {
-    if (client == null) {
-      return;
+    if (bed != null) {
+      bed.close();
     }
-    if (server != null) {
-      server.close();
-      server.unregister();
-    }
-    client.namespaces().withName(ownNamespace).delete();
-    client.namespaces().withName(quotaNamespace).delete();
-    client.close();
   }
 
   @Test
@@ -176,11 +169,6 @@ class ResourceWebhooksIT {
     return base + "-" + suffix;
   }
 
-  private String createNamespace(String name) {
-    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name)
-        .endMetadata().build()).create();
-    return name;
-  }
 
   private void installCrds() throws IOException {
     Path manifests = LocalCluster.repoRoot().resolve("crds/manifests");

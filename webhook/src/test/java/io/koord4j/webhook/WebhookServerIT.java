@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
@@ -12,7 +11,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.koord4j.api.WellKnown;
 import io.koord4j.jobs.JobAdapters;
-import io.koord4j.testing.LocalCluster;
 import io.koord4j.webhook.registration.WebhookConfigurations;
 import java.time.Duration;
 import java.util.List;
@@ -25,6 +23,7 @@ import org.junit.jupiter.api.Test;
 
 /** The webhook against the real API server, registered with a URL on 127.0.0.1. */
 class WebhookServerIT {
+  private WebhookTestBed bed;
   private KubernetesClient client;
   private String ownNamespace;
   private String jobNamespace;
@@ -32,24 +31,17 @@ class WebhookServerIT {
 
   @BeforeEach
   void setUp() {
-    client = LocalCluster.client();
-    String suffix = UUID.randomUUID().toString().substring(0, 8);
-    ownNamespace = createNamespace("webhook-it-own-" + suffix);
-    jobNamespace = createNamespace("webhook-it-jobs-" + suffix);
+    bed = new WebhookTestBed("webhook-it");
+    client = bed.client;
+    ownNamespace = bed.ownNamespace;
+    jobNamespace = bed.objectNamespace;
   }
 
   @AfterEach
   void tearDown() {
-    if (client == null) {
-      return;
+    if (bed != null) {
+      bed.close();
     }
-    if (server != null) {
-      server.close();
-      server.unregister();
-    }
-    client.namespaces().withName(ownNamespace).delete();
-    client.namespaces().withName(jobNamespace).delete();
-    client.close();
   }
 
   static WebhookSettings settings(String ownNamespace, String suffix) {
@@ -63,7 +55,7 @@ class WebhookServerIT {
   void queuedJobsAreStoredSuspendedAndStoppedServerRefusesOnlyThem() {
     server = new WebhookServer(client, settings(ownNamespace, jobNamespace), JobAdapters.builtIn(),
         namespace -> Set.of("gpu"), List.of(), List.of());
-    server.start();
+    bed.start(server);
 
     MutatingWebhookConfiguration config = client.admissionRegistration().v1()
         .mutatingWebhookConfigurations().withName("koord4j-it-mutating-" + jobNamespace).get();
@@ -101,9 +93,4 @@ class WebhookServerIT {
         .endSpec().endTemplate().endSpec().build();
   }
 
-  private String createNamespace(String name) {
-    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name)
-        .endMetadata().build()).create();
-    return name;
-  }
 }
