@@ -6,33 +6,16 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.gang.PodGroup;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitConditions;
 import io.koord4j.api.queue.QueueUnitPhase;
-import io.koord4j.testing.LocalCluster;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** A queued batch Job from submission to completion, and one that can never fit. */
-class BatchJobIT {
-  private static KubernetesClient client;
-
-  @BeforeAll
-  static void start() throws InterruptedException {
-    InProcessManager.ensureRunning();
-    client = LocalCluster.client();
-  }
-
-  @AfterAll
-  static void closeClient() {
-    client.close();
-  }
-
+class BatchJobIT extends InProcessManagerBase {
   @Test
   void aQueuedJobGetsAUnitStartsAsAGangAndReleasesItsQuotaWhenDone() {
     try (TestCluster cluster = new TestCluster(client, "it-job")) {

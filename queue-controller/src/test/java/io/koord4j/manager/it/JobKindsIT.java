@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.kueue.PodSet;
@@ -16,13 +15,10 @@ import io.koord4j.api.queue.QueueUnitPhase;
 import io.koord4j.jobs.JobAdapter;
 import io.koord4j.jobs.JobAdapters;
 import io.koord4j.jobs.PodSetInfo;
-import io.koord4j.testing.LocalCluster;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -33,21 +29,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * admitted Ray jobs really get pods; the other kinds' operators are simulated by writing their
  * status.
  */
-class JobKindsIT {
+class JobKindsIT extends InProcessManagerBase {
   private static final Duration WAIT = Duration.ofSeconds(60);
-  private static KubernetesClient client;
-
-  @BeforeAll
-  static void start() throws InterruptedException {
-    InProcessManager.ensureRunning();
-    client = LocalCluster.client();
-  }
-
-  @AfterAll
-  static void closeClient() {
-    client.close();
-  }
-
   /** Each kind as a job of 3 CPUs in all, and how its operator would report it finished. */
   enum Kind {
     TFJOB("kubeflow.org/v1", "TFJob", List.of("chief:1", "worker:2"), """

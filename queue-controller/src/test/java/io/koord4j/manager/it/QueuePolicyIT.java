@@ -4,14 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.queue.QueueUnitConditions;
-import io.koord4j.testing.LocalCluster;
 import java.time.Duration;
 import java.time.Instant;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,21 +15,8 @@ import org.junit.jupiter.api.Test;
  * the policy: a Block queue holds later units behind a head that does not fit, a Priority queue
  * lets them pass, and higher-priority units go first.
  */
-class QueuePolicyIT {
+class QueuePolicyIT extends InProcessManagerBase {
   private static final Duration WAIT = Duration.ofSeconds(60);
-
-  private static KubernetesClient client;
-
-  @BeforeAll
-  static void start() throws InterruptedException {
-    InProcessManager.ensureRunning();
-    client = LocalCluster.client();
-  }
-
-  @AfterAll
-  static void closeClient() {
-    client.close();
-  }
 
   @Test
   void aBlockQueueHoldsLaterUnitsOfTheQuotaUntilTheHeadFits() {

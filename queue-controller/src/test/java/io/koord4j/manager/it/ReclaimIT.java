@@ -4,16 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitConditions;
 import io.koord4j.api.queue.QueueUnitPhase;
 import io.koord4j.manager.admission.UnitStatuses;
-import io.koord4j.testing.LocalCluster;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,20 +17,7 @@ import org.junit.jupiter.api.Test;
  * sibling team and reclaimed when the lender's jobs arrive, while a watcher checks throughout that
  * no quota's usage exceeds its max, counting the borrower's quota until its job has stopped.
  */
-class ReclaimIT {
-  private static KubernetesClient client;
-
-  @BeforeAll
-  static void start() throws InterruptedException {
-    InProcessManager.ensureRunning();
-    client = LocalCluster.client();
-  }
-
-  @AfterAll
-  static void closeClient() {
-    client.close();
-  }
-
+class ReclaimIT extends InProcessManagerBase {
   @Test
   void aBorrowerIsPreemptedWhenTheLenderNeedsItsMinBack() {
     try (TestCluster cluster = new TestCluster(client, "it-reclaim")) {
