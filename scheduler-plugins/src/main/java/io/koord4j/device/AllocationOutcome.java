@@ -9,7 +9,7 @@ public record AllocationOutcome(Optional<GpuAllocation> allocation, String reaso
     return new AllocationOutcome(Optional.of(allocation), null);
   }
 
-  static AllocationOutcome rejected(String reason) {
+  public static AllocationOutcome rejected(String reason) {
     return new AllocationOutcome(Optional.empty(), reason);
   }
 

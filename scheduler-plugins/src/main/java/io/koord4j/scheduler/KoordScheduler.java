@@ -6,6 +6,7 @@ import io.koord4j.scheduler.framework.Framework;
 import io.koord4j.scheduler.framework.Plugin;
 import io.koord4j.scheduler.framework.WaitingPods;
 import io.koord4j.scheduler.kube.ApiBinder;
+import io.koord4j.scheduler.kube.ApiPodAnnotator;
 import io.koord4j.scheduler.kube.ClusterWatch;
 import io.koord4j.scheduler.kube.PodOutcomeRecorder;
 import io.koord4j.scheduler.plugins.DefaultBinder;
@@ -14,6 +15,7 @@ import io.koord4j.scheduler.plugins.NodeResourcesFit;
 import io.koord4j.scheduler.plugins.NodeUnschedulable;
 import io.koord4j.scheduler.plugins.TaintToleration;
 import io.koord4j.scheduler.plugins.coscheduling.Coscheduling;
+import io.koord4j.scheduler.plugins.deviceshare.DeviceShare;
 import io.koord4j.scheduler.plugins.coscheduling.GangResolver;
 import io.koord4j.scheduler.plugins.elasticquota.ElasticQuotaPlugin;
 import io.koord4j.scheduler.plugins.elasticquota.QuotaAccounts;
@@ -98,7 +100,9 @@ public final class KoordScheduler implements AutoCloseable {
             new NodeUnschedulable(),
             new NodeAffinity(),
             new TaintToleration(),
-            // DeviceShare (GPU topology) joins the profile here: Filter, Score, Reserve, PreBind.
+            new DeviceShare(
+                DeviceShare.GpuReservations.of(cache::reserveGpus, cache::releaseGpus),
+                new ApiPodAnnotator(client)),
             new NodeResourcesFit(),
             new DefaultBinder(new ApiBinder(client)));
     // kube-scheduler's default score weights.
@@ -121,7 +125,7 @@ public final class KoordScheduler implements AutoCloseable {
             framework,
             new PodOutcomeRecorder(client, options.schedulerName()),
             bindingPool,
-            new SchedulerMetrics(registry, queue));
+            new SchedulerMetrics(registry, queue, cache));
     loop = daemon("koord-scheduler").newThread(scheduler);
   }
 

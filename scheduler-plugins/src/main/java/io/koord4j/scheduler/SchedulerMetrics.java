@@ -4,10 +4,14 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.koord4j.scheduler.cache.SchedulerCache;
 import io.koord4j.scheduler.queue.SchedulingQueue;
 import java.time.Duration;
 
-/** kube-scheduler's core metrics under the same names, so existing dashboards read them. */
+/**
+ * kube-scheduler's core metrics under the same names, so existing dashboards read them, and the
+ * GPU allocation of nodes with a Device object.
+ */
 public final class SchedulerMetrics {
 
   public static final String SCHEDULED = "scheduled";
@@ -17,7 +21,7 @@ public final class SchedulerMetrics {
   private final MeterRegistry registry;
   private final Timer cycle;
 
-  public SchedulerMetrics(MeterRegistry registry, SchedulingQueue queue) {
+  public SchedulerMetrics(MeterRegistry registry, SchedulingQueue queue, SchedulerCache cache) {
     this.registry = registry;
     this.cycle =
         Timer.builder("scheduler_scheduling_attempt_duration")
@@ -30,6 +34,12 @@ public final class SchedulerMetrics {
           .tag("queue", subQueue)
           .register(registry);
     }
+    Gauge.builder("scheduler_gpu_allocated", cache, c -> c.gpuTotals().allocated())
+        .description("GPUs held by bound and assumed pods on nodes with a Device object, in whole GPUs of core")
+        .register(registry);
+    Gauge.builder("scheduler_gpu_healthy", cache, c -> c.gpuTotals().healthy())
+        .description("Healthy GPUs on nodes with a Device object")
+        .register(registry);
   }
 
   /** One finished attempt: {@link #SCHEDULED}, {@link #UNSCHEDULABLE} or {@link #ERROR}. */

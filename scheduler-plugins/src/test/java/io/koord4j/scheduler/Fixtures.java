@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.koord4j.scheduler.framework.NodeInfo;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 
@@ -50,11 +51,12 @@ public final class Fixtures {
 
   public static Node node(String name, String cpu, String memory) {
     Map<String, Quantity> allocatable =
-        Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory), "pods", new Quantity("110"));
+        new HashMap<>(
+            Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory), "pods", new Quantity("110")));
     return new NodeBuilder()
         .withNewMetadata()
         .withName(name)
-        .withLabels(Map.of("kubernetes.io/hostname", name))
+        .withLabels(new HashMap<>(Map.of("kubernetes.io/hostname", name)))
         .endMetadata()
         .withNewSpec()
         .endSpec()

@@ -12,6 +12,8 @@ import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import io.koord4j.scheduler.cache.SchedulerCache;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class HealthServerTest {
@@ -21,7 +23,10 @@ class HealthServerTest {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     SchedulingQueue queue =
         new SchedulingQueue(Clock.systemUTC(), Duration.ofSeconds(1), Duration.ofSeconds(10), Duration.ofMinutes(5), Map.of());
-    SchedulerMetrics metrics = new SchedulerMetrics(registry, queue);
+    SchedulerCache cache = new SchedulerCache(pod -> Optional.empty());
+    cache.upsertNode(GpuFixtures.h100Node("gpu-node"));
+    cache.upsertDevice(GpuFixtures.h100Device("gpu-node"));
+    SchedulerMetrics metrics = new SchedulerMetrics(registry, queue, cache);
     metrics.attempt(SchedulerMetrics.SCHEDULED);
     metrics.cycle(Duration.ofMillis(3));
 
@@ -30,7 +35,9 @@ class HealthServerTest {
       assertThat(get(server, "/metrics"))
           .contains("scheduler_schedule_attempts_total{result=\"scheduled\"} 1.0")
           .contains("scheduler_pending_pods{queue=\"unschedulable\"} 0.0")
-          .contains("scheduler_scheduling_attempt_duration_seconds_count 1");
+          .contains("scheduler_scheduling_attempt_duration_seconds_count 1")
+          .contains("scheduler_gpu_healthy 8.0")
+          .contains("scheduler_gpu_allocated 0.0");
     }
   }
 

@@ -76,7 +76,7 @@ class SchedulerTest {
           Duration.ofMillis(50),
           Duration.ofMinutes(5),
           framework.requeueEvents());
-  private final SchedulerMetrics metrics = new SchedulerMetrics(new SimpleMeterRegistry(), queue);
+  private final SchedulerMetrics metrics = new SchedulerMetrics(new SimpleMeterRegistry(), queue, cache);
   private final Scheduler scheduler =
       new Scheduler(
           queue,

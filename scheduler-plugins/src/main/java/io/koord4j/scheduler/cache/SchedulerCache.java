@@ -2,13 +2,25 @@ package io.koord4j.scheduler.cache;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.koord4j.api.WellKnown;
+import io.koord4j.api.device.Device;
+import io.koord4j.device.AllocationOutcome;
+import io.koord4j.device.GpuAllocation;
+import io.koord4j.device.GpuAllocator;
+import io.koord4j.device.GpuRequest;
+import io.koord4j.device.InvalidDeviceSpecException;
+import io.koord4j.device.NodeGpuInventory;
+import io.koord4j.device.NodeGpuUsage;
+import io.koord4j.device.kube.PodGpus;
 import io.koord4j.quota.ResourceVector;
 import io.koord4j.quota.kube.ResourceQuantities;
+import io.koord4j.scheduler.framework.NodeGpus;
 import io.koord4j.scheduler.framework.NodeInfo;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -22,10 +34,22 @@ import java.util.function.Function;
  *
  * <p>Pods are also counted per group key (e.g. their gang), bound or not, for plugins that need
  * to know how many members a group has and how many are placed.
+ *
+ * <p>Nodes with a Device object also have their GPUs tracked by device: a bound pod holds what its
+ * {@code device-allocated} annotation names, an assumed pod what {@link #reserveGpus} gave it.
  */
 public final class SchedulerCache {
 
-  private record Entry(Pod pod, String nodeName, ResourceVector request, boolean assumed, String group) {}
+  /** @param gpus what the pod holds of its node's GPUs, null when none or not tracked */
+  private record Entry(
+      Pod pod, String nodeName, ResourceVector request, boolean assumed, String group, GpuAllocation gpus) {
+    Entry withGpus(GpuAllocation held) {
+      return new Entry(pod, nodeName, request, assumed, group, held);
+    }
+  }
+
+  /** GPUs held by bound and assumed pods, in whole GPUs of core, against the healthy GPUs. */
+  public record GpuTotals(double allocated, int healthy) {}
 
   private record Usage(ResourceVector requested, int pods) {
     static final Usage NONE = new Usage(ResourceVector.EMPTY, 0);
@@ -41,6 +65,8 @@ public final class SchedulerCache {
   private final Map<String, Usage> usage = new HashMap<>();
   private final Map<String, Entry> pods = new HashMap<>();
   private final Map<String, int[]> groupCounts = new HashMap<>();
+  private final Map<String, Device> devices = new HashMap<>();
+  private final Map<String, NodeGpus> gpus = new HashMap<>();
 
   /** @param groupOf the group key of a pod, if it belongs to one */
   public SchedulerCache(Function<Pod, Optional<String>> groupOf) {
@@ -49,7 +75,21 @@ public final class SchedulerCache {
 
   public synchronized void upsertNode(Node node) {
     NodeInfo info = NodeInfo.of(node);
-    nodes.put(info.name(), info);
+    NodeInfo old = nodes.put(info.name(), info);
+    if (devices.containsKey(info.name()) && (old == null || !sameGpuLabels(old.node(), node))) {
+      refreshGpus(info.name());
+    }
+  }
+
+  /** A node's Device object, named after the node. */
+  public synchronized void upsertDevice(Device device) {
+    devices.put(device.getMetadata().getName(), device);
+    refreshGpus(device.getMetadata().getName());
+  }
+
+  public synchronized void removeDevice(String nodeName) {
+    devices.remove(nodeName);
+    refreshGpus(nodeName);
   }
 
   public synchronized void removeNode(String name) {
@@ -71,7 +111,8 @@ public final class SchedulerCache {
     boolean stillAssumed = old != null && old.assumed() && (bound == null || bound.isEmpty());
     String nodeName = stillAssumed ? old.nodeName() : emptyToNull(bound);
     ResourceVector request = old != null ? old.request() : ResourceQuantities.requestOf(pod);
-    put(uid, new Entry(pod, nodeName, request, stillAssumed, groupOf.apply(pod).orElse(null)));
+    GpuAllocation held = stillAssumed ? old.gpus() : gpusHeld(pod, nodeName, old);
+    put(uid, new Entry(pod, nodeName, request, stillAssumed, groupOf.apply(pod).orElse(null), held));
   }
 
   public synchronized void removePod(String uid) {
@@ -83,15 +124,69 @@ public final class SchedulerCache {
     String uid = pod.getMetadata().getUid();
     Entry old = pods.get(uid);
     ResourceVector request = old != null ? old.request() : ResourceQuantities.requestOf(pod);
-    put(uid, new Entry(pod, nodeName, request, true, groupOf.apply(pod).orElse(null)));
+    put(uid, new Entry(pod, nodeName, request, true, groupOf.apply(pod).orElse(null), null));
   }
 
-  /** Releases an assumed pod whose binding failed; it is pending again. */
+  /** Releases an assumed pod whose binding failed, GPUs included; it is pending again. */
   public synchronized void forget(String uid) {
     Entry old = pods.get(uid);
     if (old != null && old.assumed()) {
-      put(uid, new Entry(old.pod(), null, old.request(), false, old.group()));
+      put(uid, new Entry(old.pod(), null, old.request(), false, old.group(), null));
     }
+  }
+
+  /**
+   * Allocates GPUs to a pod assumed on a node and records them, under the cache's lock so that two
+   * reservations never take the same share of a GPU.
+   *
+   * @return empty when the node has no Device object, so its GPUs are not tracked by device
+   * @throws IllegalStateException when the pod is not assumed
+   */
+  public synchronized Optional<AllocationOutcome> reserveGpus(String uid, GpuRequest request) {
+    Entry entry = pods.get(uid);
+    if (entry == null || !entry.assumed()) {
+      throw new IllegalStateException("pod " + uid + " is not assumed on a node");
+    }
+    NodeGpus node = gpus.getOrDefault(entry.nodeName(), NodeGpus.NONE);
+    if (!node.hasDevice()) {
+      return Optional.empty();
+    }
+    if (node.inventory() == null) {
+      return Optional.of(AllocationOutcome.rejected(node.deviceError()));
+    }
+    AllocationOutcome outcome = GpuAllocator.allocate(node.inventory(), node.usage(), request);
+    outcome.allocation().ifPresent(allocation -> put(uid, entry.withGpus(allocation)));
+    return Optional.of(outcome);
+  }
+
+  /** Gives back the GPUs {@link #reserveGpus} recorded for an assumed pod; idempotent. */
+  public synchronized void releaseGpus(String uid) {
+    Entry entry = pods.get(uid);
+    if (entry != null && entry.assumed() && entry.gpus() != null) {
+      put(uid, entry.withGpus(null));
+    }
+  }
+
+  /** The GPUs the pod holds, as recorded: null when it holds none or is not known. */
+  public synchronized GpuAllocation gpusOf(String uid) {
+    Entry entry = pods.get(uid);
+    return entry == null ? null : entry.gpus();
+  }
+
+  public synchronized GpuTotals gpuTotals() {
+    double allocated = 0;
+    int healthy = 0;
+    for (NodeGpus node : gpus.values()) {
+      if (node.inventory() != null) {
+        healthy += node.inventory().healthyDevices().size();
+        allocated +=
+            node.inventory().devices().stream()
+                .mapToInt(device -> node.usage().of(device.minor()).corePercent())
+                .sum()
+                / 100.0;
+      }
+    }
+    return new GpuTotals(allocated, healthy);
   }
 
   public synchronized boolean isAssumed(String uid) {
@@ -104,7 +199,9 @@ public final class SchedulerCache {
     List<NodeInfo> out = new ArrayList<>(nodes.size());
     for (NodeInfo node : nodes.values()) {
       Usage used = usage.getOrDefault(node.name(), Usage.NONE);
-      out.add(node.withUsage(used.requested(), used.pods()));
+      out.add(
+          node.withUsage(used.requested(), used.pods())
+              .withGpus(gpus.getOrDefault(node.name(), NodeGpus.NONE)));
     }
     return out;
   }
@@ -136,6 +233,13 @@ public final class SchedulerCache {
           entry.nodeName(),
           Usage.NONE.plus(entry.request(), sign),
           (a, b) -> a.plus(entry.request(), sign));
+      if (entry.gpus() != null) {
+        gpus.computeIfPresent(
+            entry.nodeName(),
+            (name, node) ->
+                node.withUsage(
+                    sign > 0 ? node.usage().reserve(entry.gpus()) : node.usage().release(entry.gpus())));
+      }
     }
     if (entry.group() != null) {
       int[] counts = groupCounts.computeIfAbsent(entry.group(), g -> new int[2]);
@@ -145,6 +249,81 @@ public final class SchedulerCache {
         groupCounts.remove(entry.group());
       }
     }
+  }
+
+  /**
+   * What a pod bound (or about to be seen bound) on {@code nodeName} holds. An unchanged pod keeps
+   * what it held; otherwise its annotation is read, its own earlier holding set aside.
+   */
+  private GpuAllocation gpusHeld(Pod pod, String nodeName, Entry old) {
+    NodeGpus node = nodeName == null ? NodeGpus.NONE : gpus.getOrDefault(nodeName, NodeGpus.NONE);
+    if (node.inventory() == null) {
+      return null;
+    }
+    boolean sameNode = old != null && nodeName.equals(old.nodeName());
+    if (sameNode && !old.assumed() && Objects.equals(allocatedOf(old.pod()), allocatedOf(pod))) {
+      return old.gpus();
+    }
+    NodeGpuUsage others =
+        sameNode && old.gpus() != null ? node.usage().release(old.gpus()) : node.usage();
+    return PodGpus.held(pod, node.inventory(), others);
+  }
+
+  /**
+   * Rebuilds a node's GPU inventory from its Device object and node labels, and what each pod on it
+   * holds. A Device object that cannot be read is kept as an error for DeviceShare to report.
+   */
+  private void refreshGpus(String nodeName) {
+    Device device = devices.get(nodeName);
+    NodeGpus node = NodeGpus.NONE;
+    if (device != null) {
+      NodeInfo info = nodes.get(nodeName);
+      Map<String, String> labels = info == null ? null : info.node().getMetadata().getLabels();
+      try {
+        node =
+            new NodeGpus(
+                NodeGpuInventory.fromDevice(device, labels == null ? Map.of() : labels),
+                NodeGpuUsage.NONE,
+                null);
+      } catch (InvalidDeviceSpecException e) {
+        node = new NodeGpus(null, NodeGpuUsage.NONE, e.getMessage());
+      }
+    }
+    gpus.put(nodeName, node);
+    for (Map.Entry<String, Entry> pod : pods.entrySet()) {
+      Entry entry = pod.getValue();
+      if (!nodeName.equals(entry.nodeName())) {
+        continue;
+      }
+      GpuAllocation held =
+          node.inventory() == null
+              ? null
+              : entry.assumed() ? entry.gpus() : PodGpus.held(entry.pod(), node.inventory(), node.usage());
+      pod.setValue(entry.withGpus(held));
+      if (held != null) {
+        node = node.withUsage(node.usage().reserve(held));
+        gpus.put(nodeName, node);
+      }
+    }
+    if (!node.hasDevice()) {
+      gpus.remove(nodeName);
+    }
+  }
+
+  private static boolean sameGpuLabels(Node old, Node node) {
+    return Objects.equals(label(old, WellKnown.GPU_MODEL), label(node, WellKnown.GPU_MODEL))
+        && Objects.equals(
+            label(old, WellKnown.GPU_PARTITION_POLICY), label(node, WellKnown.GPU_PARTITION_POLICY));
+  }
+
+  private static String label(Node node, String key) {
+    Map<String, String> labels = node.getMetadata().getLabels();
+    return labels == null ? null : labels.get(key);
+  }
+
+  private static String allocatedOf(Pod pod) {
+    Map<String, String> annotations = pod.getMetadata().getAnnotations();
+    return annotations == null ? null : annotations.get(WellKnown.DEVICE_ALLOCATED);
   }
 
   static boolean isTerminal(Pod pod) {

@@ -9,12 +9,15 @@ import io.koord4j.quota.kube.ResourceQuantities;
  * or assumed on it.
  *
  * @param allocatable in base units, {@code pods} included
+ * @param gpus the node's GPUs by device, {@link NodeGpus#NONE} without a Device object
  */
-public record NodeInfo(Node node, ResourceVector allocatable, ResourceVector requested, int podCount) {
+public record NodeInfo(
+    Node node, ResourceVector allocatable, ResourceVector requested, int podCount, NodeGpus gpus) {
 
   public static NodeInfo of(Node node) {
     var allocatable = node.getStatus() == null ? null : node.getStatus().getAllocatable();
-    return new NodeInfo(node, ResourceQuantities.toVector(allocatable), ResourceVector.EMPTY, 0);
+    return new NodeInfo(
+        node, ResourceQuantities.toVector(allocatable), ResourceVector.EMPTY, 0, NodeGpus.NONE);
   }
 
   public String name() {
@@ -22,6 +25,10 @@ public record NodeInfo(Node node, ResourceVector allocatable, ResourceVector req
   }
 
   public NodeInfo withUsage(ResourceVector requested, int podCount) {
-    return new NodeInfo(node, allocatable, requested, podCount);
+    return new NodeInfo(node, allocatable, requested, podCount, gpus);
+  }
+
+  public NodeInfo withGpus(NodeGpus gpus) {
+    return new NodeInfo(node, allocatable, requested, podCount, gpus);
   }
 }

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.koord4j.api.device.Device;
 import io.koord4j.api.gang.PodGroup;
 import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.quota.InvalidQuotaTreeException;
@@ -25,9 +26,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Informers on nodes, pods, PodGroups and ElasticQuotas, translated into the cache, the quota
- * accounts, the PodGroup map the gang resolver reads, and the queue. Quotas, PodGroups and nodes sync before pods, so every pod is charged
- * and counted against a complete picture.
+ * Informers on nodes, Devices, pods, PodGroups and ElasticQuotas, translated into the cache, the
+ * quota accounts, the PodGroup map the gang resolver reads, and the queue. Quotas, PodGroups, nodes
+ * and Devices sync before pods, so every pod is charged and counted against a complete picture.
  */
 public final class ClusterWatch implements AutoCloseable {
 
@@ -84,6 +85,23 @@ public final class ClusterWatch implements AutoCloseable {
                   }
                 }));
     informers.add(client.nodes().inform(new NodeHandler()));
+    informers.add(
+        client
+            .resources(Device.class)
+            .inform(
+                new Handler<Device>() {
+                  @Override
+                  void upsert(Device old, Device device) {
+                    cache.upsertDevice(device);
+                    queue.onEvent(ClusterEvent.DEVICE_CHANGED);
+                  }
+
+                  @Override
+                  void delete(Device device) {
+                    cache.removeDevice(device.getMetadata().getName());
+                    queue.onEvent(ClusterEvent.DEVICE_CHANGED);
+                  }
+                }));
     informers.add(client.pods().inAnyNamespace().inform(new PodHandler()));
   }
 

@@ -10,6 +10,7 @@ import io.koord4j.scheduler.framework.NodeInfo;
 import io.koord4j.scheduler.framework.PreFilterPlugin;
 import io.koord4j.scheduler.framework.ScorePlugin;
 import io.koord4j.scheduler.framework.Status;
+import io.koord4j.scheduler.plugins.deviceshare.DeviceShare;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -17,7 +18,8 @@ import java.util.Set;
 
 /**
  * Whether the node has room for the pod's request (CPU, memory, extended resources) and one more
- * pod; scores nodes by how much CPU and memory stays free (least allocated first), which spreads
+ * pod, leaving to DeviceShare the GPU resources it counts by device ({@link DeviceShare#handles});
+ * scores nodes by how much CPU and memory stays free (least allocated first), which spreads
  * load.
  */
 public final class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, ScorePlugin {
@@ -53,6 +55,9 @@ public final class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, Sc
     }
     for (var entry : request.asMap().entrySet()) {
       String resource = entry.getKey();
+      if (DeviceShare.handles(resource, node)) {
+        continue;
+      }
       long free = node.allocatable().get(resource) - node.requested().get(resource);
       if (entry.getValue() > 0 && entry.getValue() > free) {
         reasons.add("Insufficient " + resource);

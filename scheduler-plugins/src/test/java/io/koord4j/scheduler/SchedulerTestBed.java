@@ -1,0 +1,222 @@
+package io.koord4j.scheduler;
+
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.koord4j.testing.LocalCluster;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+/**
+ * What scheduler integration tests share on the real local control plane: a namespace of their
+ * own, and KWOK nodes that carry a label and a taint unique to the run, so that only the test's
+ * pods (which select and tolerate them) land there. Closing deletes both.
+ */
+public final class SchedulerTestBed implements AutoCloseable {
+
+  private static final String POOL_KEY = "koord4j.io/scheduler-it";
+  private static final String FIELD_MANAGER = "koord4j-scheduler-it";
+  private static final List<String> CRDS =
+      List.of(
+          "elasticquotas.scheduling.sigs.k8s.io",
+          "podgroups.scheduling.sigs.k8s.io",
+          "devices.scheduling.koordinator.sh");
+
+  private final String run = UUID.randomUUID().toString().substring(0, 6);
+  private final String namespace;
+  private final KubernetesClient client;
+  private final List<String> nodes = new ArrayList<>();
+  /** Stopped last-started first. */
+  private final Deque<AutoCloseable> started = new ArrayDeque<>();
+
+  /** @param namespacePrefix names the test's namespace, which gets a suffix unique to the run */
+  public SchedulerTestBed(String namespacePrefix) {
+    this.namespace = namespacePrefix + "-" + run;
+    this.client = LocalCluster.client();
+    installCrdsIfAbsent();
+    client
+        .resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
+        .fieldManager(FIELD_MANAGER)
+        .serverSideApply();
+  }
+
+  public KubernetesClient client() {
+    return client;
+  }
+
+  public String namespace() {
+    return namespace;
+  }
+
+  /** Unique to this run, for names of cluster-scoped objects. */
+  public String run() {
+    return run;
+  }
+
+  /** koord-scheduler in this process under {@code schedulerName}, retrying quickly; stops on close. */
+  public KoordScheduler startScheduler(String schedulerName, MeterRegistry registry) {
+    KoordScheduler scheduler =
+        new KoordScheduler(
+            client,
+            registry,
+            KoordScheduler.Options.defaults()
+                .withSchedulerName(schedulerName)
+                .withBackoff(Duration.ofMillis(200), Duration.ofSeconds(2)));
+    started.push(scheduler);
+    scheduler.start();
+    return scheduler;
+  }
+
+  /** Closes {@code resource} (e.g. a process or server of the test) before the bed is removed. */
+  public <T extends AutoCloseable> T closeLater(T resource) {
+    started.push(resource);
+    return resource;
+  }
+
+  /**
+   * KWOK nodes labelled into {@code pool} and tainted for this run only.
+   *
+   * @param flags more {@code cluster.sh nodes} flags, e.g. {@code --gpus 8}
+   */
+  public List<String> addNodes(String pool, int count, String prefix, String... flags) {
+    List<String> args =
+        new ArrayList<>(List.of("nodes", "--count", Integer.toString(count), "--prefix", prefix));
+    args.addAll(List.of(flags));
+    LocalCluster.script(args.toArray(String[]::new));
+    List<String> names = IntStream.range(0, count).mapToObj(i -> prefix + "-" + i).toList();
+    // A merge patch carries no resourceVersion, so KWOK's status updates cannot conflict with it.
+    String patch =
+        String.format(
+            "{\"metadata\":{\"labels\":{\"%s\":\"%s-%s\"}},"
+                + "\"spec\":{\"taints\":[{\"key\":\"%s\",\"value\":\"%s\",\"effect\":\"NoSchedule\"}]}}",
+            POOL_KEY, run, pool, POOL_KEY, run);
+    for (String name : names) {
+      nodes.add(name);
+      client.nodes().withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+    }
+    return names;
+  }
+
+  /** A pod of {@code schedulerName} for the nodes of {@code pool}, asking for {@code cpu}. */
+  public Pod pod(String name, String schedulerName, String pool, String cpu) {
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace(namespace)
+        .endMetadata()
+        .withNewSpec()
+        .withSchedulerName(schedulerName)
+        .withNodeSelector(Map.of(POOL_KEY, run + "-" + pool))
+        .addNewToleration()
+        .withKey(POOL_KEY)
+        .withOperator("Equal")
+        .withValue(run)
+        .withEffect("NoSchedule")
+        .endToleration()
+        .addNewContainer()
+        .withName("main")
+        .withImage("busybox")
+        .withNewResources()
+        .withRequests(Map.of("cpu", new Quantity(cpu), "memory", new Quantity("1Gi")))
+        .endResources()
+        .endContainer()
+        .endSpec()
+        .build();
+  }
+
+  public Pod awaitBound(String name) {
+    await().atMost(Duration.ofSeconds(30)).until(() -> nodeOf(name).isPresent());
+    return get(name);
+  }
+
+  public Pod get(String name) {
+    return client.pods().inNamespace(namespace).withName(name).get();
+  }
+
+  public Optional<String> nodeOf(String name) {
+    Pod pod = get(name);
+    return Optional.ofNullable(pod == null ? null : pod.getSpec().getNodeName()).filter(n -> !n.isEmpty());
+  }
+
+  /** The message of the pod's {@code PodScheduled=False} condition with reason Unschedulable. */
+  public Optional<String> unschedulableMessage(String name) {
+    Pod pod = get(name);
+    if (pod == null || pod.getStatus() == null) {
+      return Optional.empty();
+    }
+    return pod.getStatus().getConditions().stream()
+        .filter(c -> "PodScheduled".equals(c.getType()) && "False".equals(c.getStatus()))
+        .filter(c -> "Unschedulable".equals(c.getReason()))
+        .map(PodCondition::getMessage)
+        .findFirst();
+  }
+
+  @Override
+  public void close() {
+    for (AutoCloseable resource : started) {
+      try {
+        resource.close();
+      } catch (Exception e) {
+        throw new IllegalStateException("cannot stop " + resource, e);
+      }
+    }
+    client.namespaces().withName(namespace).delete();
+    nodes.forEach(name -> client.nodes().withName(name).delete());
+    client.close();
+  }
+
+  /** The CRDs the scheduler watches, from crds/manifests, applied when the cluster lacks them. */
+  private void installCrdsIfAbsent() {
+    for (String crd : CRDS) {
+      if (client.apiextensions().v1().customResourceDefinitions().withName(crd).get() != null) {
+        continue;
+      }
+      Path file = LocalCluster.repoRoot().resolve("crds/manifests/" + crd + "-v1.yml");
+      try (InputStream in = Files.newInputStream(file)) {
+        client
+            .resource(Serialization.unmarshal(in, CustomResourceDefinition.class))
+            .fieldManager(FIELD_MANAGER)
+            .forceConflicts()
+            .serverSideApply();
+      } catch (IOException e) {
+        throw new IllegalStateException("cannot read " + file, e);
+      }
+      client
+          .apiextensions()
+          .v1()
+          .customResourceDefinitions()
+          .withName(crd)
+          .waitUntilCondition(
+              c ->
+                  c != null
+                      && c.getStatus() != null
+                      && c.getStatus().getConditions() != null
+                      && c.getStatus().getConditions().stream()
+                          .anyMatch(s -> "Established".equals(s.getType()) && "True".equals(s.getStatus())),
+              60,
+              TimeUnit.SECONDS);
+    }
+  }
+}
