@@ -2,6 +2,7 @@ package io.koord4j.scheduler;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.scheduler.cache.SchedulerCache;
+import io.koord4j.scheduler.extender.Extender;
 import io.koord4j.scheduler.framework.Framework;
 import io.koord4j.scheduler.framework.Plugin;
 import io.koord4j.scheduler.framework.WaitingPods;
@@ -71,6 +72,7 @@ public final class KoordScheduler implements AutoCloseable {
   private final ClusterWatch watch;
   private final Scheduler scheduler;
   private final Thread loop;
+  private final Extender extender;
 
   public KoordScheduler(KubernetesClient client, MeterRegistry registry, Options options) {
     filterPool = Executors.newFixedThreadPool(options.parallelism(), daemon("koord-filter"));
@@ -80,31 +82,36 @@ public final class KoordScheduler implements AutoCloseable {
     SchedulerCache cache = new SchedulerCache(GangResolver::gangIdOf);
     QuotaAccounts quotas = new QuotaAccounts();
     Map<String, PodGroup> podGroups = new ConcurrentHashMap<>();
+    Coscheduling coscheduling =
+        new Coscheduling(
+            new GangResolver(podGroups::get),
+            new Coscheduling.GangCounts() {
+              @Override
+              public int members(String gangId) {
+                return cache.groupMembers(gangId);
+              }
+
+              @Override
+              public int placed(String gangId) {
+                return cache.groupPlaced(gangId);
+              }
+            },
+            waitingPods);
+    DeviceShare deviceShare =
+        new DeviceShare(
+            DeviceShare.GpuReservations.of(cache::reserveGpus, cache::releaseGpus),
+            new ApiPodAnnotator(client));
+    DefaultBinder binder = new DefaultBinder(new ApiBinder(client));
     List<Plugin> profile =
         List.of(
-            new Coscheduling(
-                new GangResolver(podGroups::get),
-                new Coscheduling.GangCounts() {
-                  @Override
-                  public int members(String gangId) {
-                    return cache.groupMembers(gangId);
-                  }
-
-                  @Override
-                  public int placed(String gangId) {
-                    return cache.groupPlaced(gangId);
-                  }
-                },
-                waitingPods),
+            coscheduling,
             new ElasticQuotaPlugin(quotas),
             new NodeUnschedulable(),
             new NodeAffinity(),
             new TaintToleration(),
-            new DeviceShare(
-                DeviceShare.GpuReservations.of(cache::reserveGpus, cache::releaseGpus),
-                new ApiPodAnnotator(client)),
+            deviceShare,
             new NodeResourcesFit(),
-            new DefaultBinder(new ApiBinder(client)));
+            binder);
     // kube-scheduler's default score weights.
     Map<String, Integer> weights = Map.of(NodeAffinity.NAME, 2, TaintToleration.NAME, 3);
     Framework framework =
@@ -127,6 +134,21 @@ public final class KoordScheduler implements AutoCloseable {
             bindingPool,
             new SchedulerMetrics(registry, queue, cache));
     loop = daemon("koord-scheduler").newThread(scheduler);
+    // kube-scheduler does the rest of the checks itself; the extender adds gangs and GPUs.
+    extender =
+        new Extender(
+            new Framework(
+                List.of(coscheduling, deviceShare, binder),
+                Map.of(),
+                filterPool,
+                options.parallelism(),
+                waitingPods),
+            cache);
+  }
+
+  /** The extender endpoint's logic, served by {@link io.koord4j.scheduler.extender.ExtenderServer}. */
+  public Extender extender() {
+    return extender;
   }
 
   /** Lists the cluster, then starts scheduling. */

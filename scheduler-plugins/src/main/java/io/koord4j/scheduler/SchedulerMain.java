@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfig
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.koord4j.scheduler.extender.ExtenderServer;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.UUID;
@@ -21,6 +23,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Environment: {@code SCHEDULER_NAME} (default koord-scheduler), {@code HEALTH_PORT} (default
  * 10251), {@code LEASE_NAMESPACE} (default kube-system).
+ *
+ * <p>{@code --extender-port <port>} also serves the kube-scheduler extender (DeviceShare and
+ * Coscheduling) on that port while leading: {@code urlPrefix: http://<host>:<port>}, {@code
+ * filterVerb: filter}, {@code prioritizeVerb: prioritize}, {@code bindVerb: bind}.
  */
 public final class SchedulerMain {
   private SchedulerMain() {}
@@ -28,6 +34,7 @@ public final class SchedulerMain {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerMain.class);
 
   public static void main(String[] args) throws Exception {
+    Integer extenderPort = extenderPort(args);
     String name = env("SCHEDULER_NAME", KoordScheduler.DEFAULT_NAME);
     KoordScheduler.Options options = KoordScheduler.Options.defaults().withSchedulerName(name);
     String identity = InetAddress.getLocalHost().getHostName() + "_" + UUID.randomUUID();
@@ -50,6 +57,9 @@ public final class SchedulerMain {
                         () -> {
                           LOG.info("leading; starting to schedule");
                           scheduler.start();
+                          if (extenderPort != null) {
+                            serveExtender(extenderPort, scheduler);
+                          }
                         },
                         () -> {
                           LOG.error("lost the lease; exiting so that a restart rebuilds state");
@@ -59,6 +69,33 @@ public final class SchedulerMain {
                 .build())
         .build()
         .run();
+  }
+
+  /** The port of {@code --extender-port}, null without the flag. */
+  static Integer extenderPort(String[] args) {
+    Integer port = null;
+    for (int i = 0; i < args.length; i++) {
+      if (!"--extender-port".equals(args[i]) || i + 1 == args.length) {
+        throw new IllegalArgumentException(
+            "unknown argument " + args[i] + "; usage: SchedulerMain [--extender-port <port>]");
+      }
+      try {
+        port = Integer.parseInt(args[++i]);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--extender-port: \"" + args[i] + "\" is not a port number");
+      }
+    }
+    return port;
+  }
+
+  private static void serveExtender(int port, KoordScheduler scheduler) {
+    try {
+      ExtenderServer server = new ExtenderServer(port, scheduler.extender());
+      LOG.info("kube-scheduler extender on port {}", server.port());
+    } catch (IOException e) {
+      LOG.error("cannot serve the extender on port {}; exiting", port, e);
+      System.exit(1);
+    }
   }
 
   private static String env(String key, String fallback) {

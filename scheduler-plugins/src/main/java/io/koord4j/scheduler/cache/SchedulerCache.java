@@ -189,6 +189,11 @@ public final class SchedulerCache {
     return new GpuTotals(allocated, healthy);
   }
 
+  /** The pod as last seen, if it is known and not finished. */
+  public synchronized Optional<Pod> pod(String uid) {
+    return Optional.ofNullable(pods.get(uid)).map(Entry::pod);
+  }
+
   public synchronized boolean isAssumed(String uid) {
     Entry entry = pods.get(uid);
     return entry != null && entry.assumed();

@@ -86,14 +86,13 @@ public final class Framework {
 
   /** PreFilter, Filter, then Score, or PostFilter when no node fits. */
   public Placement selectNode(CycleState state, Pod pod, List<NodeInfo> nodes) {
-    for (PreFilterPlugin plugin : preFilters) {
-      Status status = plugin.preFilter(state, pod).by(plugin.name());
-      if (!status.isSuccess()) {
-        return failed(state, pod, FitError.atPreFilter(nodes.size(), status));
-      }
+    Status pre = preFilter(state, pod);
+    if (!pre.isSuccess()) {
+      return failed(state, pod, FitError.atPreFilter(nodes.size(), pre));
     }
     Map<String, Status> rejections = new ConcurrentHashMap<>();
-    List<NodeInfo> feasible = feasibleNodes(state, pod, nodes, rejections);
+    List<NodeInfo> feasible =
+        feasibleNodes(state, pod, nodes, enoughFeasibleNodes(nodes.size()), rejections);
     if (feasible.isEmpty()) {
       return failed(state, pod, new FitError(nodes.size(), null, Map.copyOf(rejections)));
     }
@@ -101,6 +100,35 @@ public final class Framework {
       return new Placement(feasible.get(0).name(), null);
     }
     return new Placement(highestScoring(state, pod, feasible), null);
+  }
+
+  /** Every PreFilter in order; the first rejection stops them. */
+  public Status preFilter(CycleState state, Pod pod) {
+    for (PreFilterPlugin plugin : preFilters) {
+      Status status = plugin.preFilter(state, pod).by(plugin.name());
+      if (!status.isSuccess()) {
+        return status;
+      }
+    }
+    return Status.SUCCESS;
+  }
+
+  /**
+   * Filters every node, without stopping early, once {@link #preFilter} passed: each node's
+   * status by name, {@link Status#SUCCESS} for the nodes that pass.
+   */
+  public Map<String, Status> filterAll(CycleState state, Pod pod, List<NodeInfo> nodes) {
+    Map<String, Status> statuses = new ConcurrentHashMap<>();
+    feasibleNodes(state, pod, nodes, nodes.size(), statuses)
+        .forEach(node -> statuses.put(node.name(), Status.SUCCESS));
+    return statuses;
+  }
+
+  /** The highest weighted total a node can score. */
+  public long maxTotalScore() {
+    return scorers.stream()
+        .mapToLong(plugin -> ScorePlugin.MAX_SCORE * scoreWeights.getOrDefault(plugin.name(), 1))
+        .sum();
   }
 
   private Placement failed(CycleState state, Pod pod, FitError error) {
@@ -113,12 +141,11 @@ public final class Framework {
    * kube-scheduler's adaptive percentage does) so large clusters stay fast.
    */
   private List<NodeInfo> feasibleNodes(
-      CycleState state, Pod pod, List<NodeInfo> nodes, Map<String, Status> rejections) {
+      CycleState state, Pod pod, List<NodeInfo> nodes, int enough, Map<String, Status> rejections) {
     int n = nodes.size();
     if (n == 0) {
       return List.of();
     }
-    int enough = enoughFeasibleNodes(n);
     int start = Math.floorMod(nextStartNode.get(), n);
     NodeInfo[] passed = new NodeInfo[n];
     AtomicInteger found = new AtomicInteger();
@@ -170,6 +197,22 @@ public final class Framework {
 
   /** Weighted sum of normalised scores; ties go to a random node so load spreads. */
   private String highestScoring(CycleState state, Pod pod, List<NodeInfo> feasible) {
+    long[] totals = totalScores(state, pod, feasible);
+    int best = 0;
+    int ties = 1;
+    for (int i = 1; i < totals.length; i++) {
+      if (totals[i] > totals[best]) {
+        best = i;
+        ties = 1;
+      } else if (totals[i] == totals[best] && ThreadLocalRandom.current().nextInt(++ties) == 0) {
+        best = i;
+      }
+    }
+    return feasible.get(best).name();
+  }
+
+  /** The weighted sum of each feasible node's normalised scores, in the order of {@code feasible}. */
+  public long[] totalScores(CycleState state, Pod pod, List<NodeInfo> feasible) {
     long[] totals = new long[feasible.size()];
     for (ScorePlugin plugin : scorers) {
       long[] raw = new long[feasible.size()];
@@ -190,17 +233,7 @@ public final class Framework {
         totals[i] += score * weight;
       }
     }
-    int best = 0;
-    int ties = 1;
-    for (int i = 1; i < totals.length; i++) {
-      if (totals[i] > totals[best]) {
-        best = i;
-        ties = 1;
-      } else if (totals[i] == totals[best] && ThreadLocalRandom.current().nextInt(++ties) == 0) {
-        best = i;
-      }
-    }
-    return feasible.get(best).name();
+    return totals;
   }
 
   /** Runs {@code task(0..count-1)} on the pool in at most {@code parallelism} chunks. */

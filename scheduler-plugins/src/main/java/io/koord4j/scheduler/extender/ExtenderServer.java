@@ -1,0 +1,88 @@
+package io.koord4j.scheduler.extender;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.koord4j.scheduler.extender.ExtenderTypes.ExtenderArgs;
+import io.koord4j.scheduler.extender.ExtenderTypes.ExtenderBindingArgs;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The extender over plain HTTP: POST {@code /filter}, {@code /prioritize} and {@code /bind}, so a
+ * KubeSchedulerConfiguration names it with {@code urlPrefix: http://<host>:<port>} and those verbs.
+ */
+public final class ExtenderServer implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ExtenderServer.class);
+  private static final ObjectMapper JSON =
+      JsonMapper.builder()
+          .configure(MapperFeature.ACCEPT_CASE_INSENSITIVE_PROPERTIES, true)
+          .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+          .build();
+  /** Bind calls of a gang wait at Permit together, each holding a thread. */
+  private static final int THREADS = 64;
+
+  private final HttpServer server;
+  private final ExecutorService threads;
+
+  public ExtenderServer(int port, Extender extender) throws IOException {
+    server = HttpServer.create(new InetSocketAddress(port), 0);
+    threads = Executors.newFixedThreadPool(THREADS);
+    server.setExecutor(threads);
+    server.createContext("/filter", exchange -> serve(exchange, ExtenderArgs.class, extender::filter));
+    server.createContext(
+        "/prioritize", exchange -> serve(exchange, ExtenderArgs.class, extender::prioritize));
+    server.createContext("/bind", exchange -> serve(exchange, ExtenderBindingArgs.class, extender::bind));
+    server.start();
+  }
+
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
+  private static <A> void serve(HttpExchange exchange, Class<A> argsType, Function<A, ?> verb)
+      throws IOException {
+    int code;
+    byte[] body;
+    if (!"POST".equals(exchange.getRequestMethod())) {
+      code = 405;
+      body = "POST only".getBytes(StandardCharsets.UTF_8);
+    } else {
+      try (InputStream in = exchange.getRequestBody()) {
+        A args = JSON.readValue(in, argsType);
+        body = JSON.writeValueAsBytes(verb.apply(args));
+        code = 200;
+      } catch (IOException e) {
+        code = 400;
+        body = ("cannot read " + argsType.getSimpleName() + ": " + e.getMessage()).getBytes(StandardCharsets.UTF_8);
+      } catch (RuntimeException e) {
+        LOG.error("extender {} failed", exchange.getRequestURI(), e);
+        code = 500;
+        body = String.valueOf(e.getMessage()).getBytes(StandardCharsets.UTF_8);
+      }
+    }
+    exchange.getResponseHeaders().set("Content-Type", code == 200 ? "application/json" : "text/plain");
+    exchange.sendResponseHeaders(code, body.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(body);
+    }
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    threads.shutdownNow();
+  }
+}

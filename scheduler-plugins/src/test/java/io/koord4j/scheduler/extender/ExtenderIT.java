@@ -1,0 +1,117 @@
+package io.koord4j.scheduler.extender;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.koord4j.scheduler.KoordScheduler;
+import io.koord4j.scheduler.SchedulerTestBed;
+import io.koord4j.scheduler.plugins.deviceshare.GpuPlacementContract;
+import io.koord4j.testing.LocalCluster;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The stock kube-scheduler, run as a second process with a profile of its own whose extender is
+ * koord-scheduler's endpoint (in this process), places the GPU pods by the same rules: the
+ * extender filters and scores nodes with DeviceShare and binds, writing {@code device-allocated}.
+ */
+class ExtenderIT extends GpuPlacementContract {
+
+  @Override
+  protected String startScheduler(SchedulerTestBed bed) throws Exception {
+    KoordScheduler koord =
+        bed.startScheduler(KoordScheduler.DEFAULT_NAME + "-" + bed.run(), new SimpleMeterRegistry());
+    ExtenderServer extender = bed.closeLater(new ExtenderServer(0, koord.extender()));
+    String name = "kube-scheduler-extender-" + bed.run();
+    Path dir = Files.createDirectories(Path.of("target", "extender-it-" + bed.run()));
+    Path config = dir.resolve("kube-scheduler.yaml");
+    Files.writeString(config, configuration(name, extender.port()));
+    Path log = dir.resolve("kube-scheduler.log");
+    String kubeconfig = LocalCluster.kubeconfig().toString();
+    Process process =
+        new ProcessBuilder(
+                kubeScheduler().toString(),
+                "--config", config.toString(),
+                "--bind-address", "127.0.0.1",
+                "--secure-port", Integer.toString(freePort()),
+                "--authentication-kubeconfig", kubeconfig,
+                "--authorization-kubeconfig", kubeconfig)
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    bed.closeLater(
+        () -> {
+          process.destroy();
+          process.waitFor(10, TimeUnit.SECONDS);
+        });
+    assertThat(process.waitFor(3, TimeUnit.SECONDS))
+        .as("kube-scheduler exited at once; see %s", log.toAbsolutePath())
+        .isFalse();
+    return name;
+  }
+
+  /** kube-scheduler does not watch Device objects; a node change makes it retry pending pods. */
+  @Override
+  protected void deviceChanged(String node) {
+    bed()
+        .client()
+        .nodes()
+        .withName(node)
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"metadata\":{\"labels\":{\"koord4j.io/device-generation\":\"" + System.nanoTime() + "\"}}}");
+  }
+
+  /**
+   * A profile of its own with the extender for filter, prioritize and bind. kube-scheduler leaves
+   * the koordinator.sh GPU resources, which nodes do not advertise, to the extender.
+   */
+  private static String configuration(String schedulerName, int extenderPort) throws IOException {
+    return String.join(
+        "\n",
+        "apiVersion: kubescheduler.config.k8s.io/v1",
+        "kind: KubeSchedulerConfiguration",
+        "clientConnection:",
+        "  kubeconfig: " + LocalCluster.kubeconfig(),
+        "leaderElection:",
+        "  leaderElect: false",
+        "profiles:",
+        "- schedulerName: " + schedulerName,
+        "  pluginConfig:",
+        "  - name: NodeResourcesFit",
+        "    args:",
+        "      ignoredResourceGroups: [koordinator.sh]",
+        "extenders:",
+        "- urlPrefix: http://127.0.0.1:" + extenderPort,
+        "  filterVerb: filter",
+        "  prioritizeVerb: prioritize",
+        "  bindVerb: bind",
+        "  weight: 1",
+        "  nodeCacheCapable: true",
+        "  httpTimeout: 60s",
+        "");
+  }
+
+  /** The kube-scheduler that {@code cluster.sh build} built. */
+  private static Path kubeScheduler() {
+    String cache = System.getenv("KOORD4J_CACHE");
+    Path bin =
+        Path.of(cache != null ? cache : System.getProperty("user.home") + "/.cache/koord4j/cluster")
+            .resolve("bin/kube-scheduler");
+    if (!Files.isExecutable(bin)) {
+      throw new IllegalStateException(bin + " is missing; " + LocalCluster.HOW_TO_START);
+    }
+    return bin;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}
