@@ -85,17 +85,7 @@ public final class KoordScheduler implements AutoCloseable {
     Coscheduling coscheduling =
         new Coscheduling(
             new GangResolver(podGroups::get),
-            new Coscheduling.GangCounts() {
-              @Override
-              public int members(String gangId) {
-                return cache.groupMembers(gangId);
-              }
-
-              @Override
-              public int placed(String gangId) {
-                return cache.groupPlaced(gangId);
-              }
-            },
+            Coscheduling.GangCounts.of(cache::groupMembers, cache::groupPlaced),
             waitingPods);
     DeviceShare deviceShare =
         new DeviceShare(

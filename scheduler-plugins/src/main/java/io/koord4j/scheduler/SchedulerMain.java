@@ -75,9 +75,12 @@ public final class SchedulerMain {
   static Integer extenderPort(String[] args) {
     Integer port = null;
     for (int i = 0; i < args.length; i++) {
-      if (!"--extender-port".equals(args[i]) || i + 1 == args.length) {
+      if (!"--extender-port".equals(args[i])) {
         throw new IllegalArgumentException(
             "unknown argument " + args[i] + "; usage: SchedulerMain [--extender-port <port>]");
+      }
+      if (i + 1 == args.length) {
+        throw new IllegalArgumentException("--extender-port needs a port number");
       }
       try {
         port = Integer.parseInt(args[++i]);

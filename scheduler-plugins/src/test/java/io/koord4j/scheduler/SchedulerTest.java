@@ -46,17 +46,7 @@ class SchedulerTest {
           List.<Plugin>of(
               new Coscheduling(
                   new GangResolver(id -> null),
-                  new Coscheduling.GangCounts() {
-                    @Override
-                    public int members(String gangId) {
-                      return cache.groupMembers(gangId);
-                    }
-
-                    @Override
-                    public int placed(String gangId) {
-                      return cache.groupPlaced(gangId);
-                    }
-                  },
+                  Coscheduling.GangCounts.of(cache::groupMembers, cache::groupPlaced),
                   waiting),
               new TaintToleration(),
               new NodeResourcesFit(),

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToIntFunction;
 
 /**
  * Gang scheduling: members of a gang are placed one by one and held at Permit until {@code
@@ -39,6 +40,20 @@ public final class Coscheduling
     int members(String gangId);
 
     int placed(String gangId);
+
+    static GangCounts of(ToIntFunction<String> members, ToIntFunction<String> placed) {
+      return new GangCounts() {
+        @Override
+        public int members(String gangId) {
+          return members.applyAsInt(gangId);
+        }
+
+        @Override
+        public int placed(String gangId) {
+          return placed.applyAsInt(gangId);
+        }
+      };
+    }
   }
 
   private final GangResolver resolver;
