@@ -101,11 +101,13 @@ public final class SchedulerTestBed implements AutoCloseable {
    * @param flags more {@code cluster.sh nodes} flags, e.g. {@code --gpus 8}
    */
   public List<String> addNodes(String pool, int count, String prefix, String... flags) {
+    List<String> names = IntStream.range(0, count).mapToObj(i -> prefix + "-" + i).toList();
+    // Known before they are created, so that closing deletes them even if creating them fails.
+    nodes.addAll(names);
     List<String> args =
         new ArrayList<>(List.of("nodes", "--count", Integer.toString(count), "--prefix", prefix));
     args.addAll(List.of(flags));
     LocalCluster.script(args.toArray(String[]::new));
-    List<String> names = IntStream.range(0, count).mapToObj(i -> prefix + "-" + i).toList();
     // A merge patch carries no resourceVersion, so KWOK's status updates cannot conflict with it.
     String patch =
         String.format(
@@ -113,7 +115,6 @@ public final class SchedulerTestBed implements AutoCloseable {
                 + "\"spec\":{\"taints\":[{\"key\":\"%s\",\"value\":\"%s\",\"effect\":\"NoSchedule\"}]}}",
             POOL_KEY, run, pool, POOL_KEY, run);
     for (String name : names) {
-      nodes.add(name);
       client.nodes().withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
     }
     return names;

@@ -78,6 +78,20 @@ class ExtenderTest {
   }
 
   @Test
+  void filterAnswersWithNodesWhenItIsSentNodes() throws Exception {
+    Pod eight = gpuPod("eight", Map.of(WellKnown.NVIDIA_GPU, "8"), Map.of());
+    cache.upsertPod(heldOn("held", "busy"));
+    Map<String, Object> nodes =
+        Map.of("items", List.of(JSON.readTree(Serialization.asJson(h100Node("busy"))), JSON.readTree(Serialization.asJson(h100Node("idle")))));
+
+    JsonNode result = post("/filter", Map.of("Pod", podJson(eight), "Nodes", nodes));
+
+    assertThat(result.get("Nodes").get("items")).hasSize(1);
+    assertThat(result.get("Nodes").get("items").get(0).get("metadata").get("name").asText()).isEqualTo("idle");
+    assertThat(result.get("FailedNodes").get("busy").asText()).isEqualTo("DeviceShare: 7 free GPUs, 8 requested");
+  }
+
+  @Test
   void prioritizeScoresOnKubeSchedulersScaleAndPacksOntoBusyNodes() throws Exception {
     cache.upsertPod(heldOn("held", "busy"));
     Pod one = gpuPod("one", Map.of(WellKnown.NVIDIA_GPU, "1"), Map.of());

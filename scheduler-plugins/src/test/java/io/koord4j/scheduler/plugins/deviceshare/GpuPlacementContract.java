@@ -151,6 +151,36 @@ public abstract class GpuPlacementContract {
     assertThat(allocatedMinors(bed.awaitBound("scoped"))).containsExactly(2, 3);
   }
 
+  @Test
+  public void aGangOfGpuPodsBindsAllOrNothing() {
+    h100Node("gang-big", UnaryOperator.identity());
+    h100Node("gang", UnaryOperator.identity());
+    // Two members of eight GPUs on one 8-GPU node: one could bind alone, the gang cannot.
+    List<String> big = List.of("big-0", "big-1");
+    big.forEach(name -> create(name, "gang-big", Map.of(WellKnown.NVIDIA_GPU, "8"), gang("big", 2)));
+    List<String> pairs = List.of("pair-0", "pair-1", "pair-2", "pair-3");
+    pairs.forEach(name -> create(name, "gang", Map.of(WellKnown.NVIDIA_GPU, "2"), gang("pairs", 4)));
+
+    List<Integer> taken = new ArrayList<>();
+    for (String name : pairs) {
+      List<Integer> minors = allocatedMinors(bed.awaitBound(name));
+      assertThat(H100_PARTITIONS).as("%s got %s", name, minors).contains(minors);
+      taken.addAll(minors);
+    }
+    assertThat(taken).doesNotHaveDuplicates().hasSize(8);
+    // Longer than the big gang's waiting time: its placed member was sent back, none bound.
+    await().pollDelay(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(7)).until(() -> true);
+    assertThat(big).allMatch(name -> bed.nodeOf(name).isEmpty());
+  }
+
+  private static Map<String, String> gang(String name, int minMember) {
+    return Map.of(
+        WellKnown.GANG_NAME, name,
+        WellKnown.GANG_MIN_AVAILABLE, Integer.toString(minMember),
+        WellKnown.GANG_MODE, "Strict",
+        WellKnown.GANG_WAITING_TIME, "4s");
+  }
+
   /** An 8-GPU H100 KWOK node of its own pool and its Device object, changed by {@code edit}. */
   private String h100Node(String pool, UnaryOperator<Device> edit) {
     String node =
