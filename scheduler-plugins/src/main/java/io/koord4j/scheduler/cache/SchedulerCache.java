@@ -167,12 +167,6 @@ public final class SchedulerCache {
     }
   }
 
-  /** The GPUs the pod holds, as recorded: null when it holds none or is not known. */
-  public synchronized GpuAllocation gpusOf(String uid) {
-    Entry entry = pods.get(uid);
-    return entry == null ? null : entry.gpus();
-  }
-
   public synchronized GpuTotals gpuTotals() {
     double allocated = 0;
     int healthy = 0;
