@@ -3,6 +3,7 @@ package io.koord4j.scheduler;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
@@ -107,7 +108,15 @@ public final class SchedulerTestBed implements AutoCloseable {
     List<String> args =
         new ArrayList<>(List.of("nodes", "--count", Integer.toString(count), "--prefix", prefix));
     args.addAll(List.of(flags));
-    LocalCluster.script(args.toArray(String[]::new));
+    try {
+      LocalCluster.script(args.toArray(String[]::new));
+    } catch (IllegalStateException e) {
+      // On a loaded machine KWOK can take longer than the script waits; nodes it created still come.
+      if (!names.stream().allMatch(name -> client.nodes().withName(name).get() != null)) {
+        throw e;
+      }
+      await().atMost(Duration.ofMinutes(3)).until(() -> names.stream().allMatch(this::isReady));
+    }
     // A merge patch carries no resourceVersion, so KWOK's status updates cannot conflict with it.
     String patch =
         String.format(
@@ -147,8 +156,9 @@ public final class SchedulerTestBed implements AutoCloseable {
         .build();
   }
 
+  /** Generous: on a machine loaded by other work binding can take a while. */
   public Pod awaitBound(String name) {
-    await().atMost(Duration.ofSeconds(30)).until(() -> nodeOf(name).isPresent());
+    await().atMost(Duration.ofSeconds(90)).until(() -> nodeOf(name).isPresent());
     return get(name);
   }
 
@@ -159,6 +169,14 @@ public final class SchedulerTestBed implements AutoCloseable {
   public Optional<String> nodeOf(String name) {
     Pod pod = get(name);
     return Optional.ofNullable(pod == null ? null : pod.getSpec().getNodeName()).filter(n -> !n.isEmpty());
+  }
+
+  private boolean isReady(String node) {
+    Node current = client.nodes().withName(node).get();
+    return current != null
+        && current.getStatus() != null
+        && current.getStatus().getConditions().stream()
+            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
   }
 
   /** The message of the pod's {@code PodScheduled=False} condition with reason Unschedulable. */
