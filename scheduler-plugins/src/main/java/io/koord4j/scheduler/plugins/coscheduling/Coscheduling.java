@@ -145,7 +145,11 @@ public final class Coscheduling
     return gang != null && counts.placed(gangId) >= gang.minMember();
   }
 
-  private void rejectWaiting(Gang gang, String why) {
+  /**
+   * One cascade at a time: a member rejected here wakes up and cascades too, and must find the
+   * others already rejected, so that every member names the one that failed first.
+   */
+  private synchronized void rejectWaiting(Gang gang, String why) {
     for (WaitingPod waiting : waitingPods.all()) {
       Optional<String> id = GangResolver.gangIdOf(waiting.pod());
       if (id.isPresent() && gang.group().contains(id.get())) {
