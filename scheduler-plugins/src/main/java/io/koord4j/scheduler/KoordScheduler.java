@@ -20,6 +20,10 @@ import io.koord4j.scheduler.plugins.deviceshare.DeviceShare;
 import io.koord4j.scheduler.plugins.coscheduling.GangResolver;
 import io.koord4j.scheduler.plugins.elasticquota.ElasticQuotaPlugin;
 import io.koord4j.scheduler.plugins.elasticquota.QuotaAccounts;
+import io.koord4j.scheduler.plugins.loadaware.LoadAware;
+import io.koord4j.scheduler.plugins.loadaware.LoadAwareArgs;
+import io.koord4j.scheduler.plugins.loadaware.NodeLoads;
+import io.koord4j.scheduler.plugins.loadaware.PodUsageEstimator;
 import io.koord4j.scheduler.queue.SchedulingQueue;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -91,6 +95,10 @@ public final class KoordScheduler implements AutoCloseable {
         new DeviceShare(
             DeviceShare.GpuReservations.of(cache::reserveGpus, cache::releaseGpus),
             new ApiPodAnnotator(client));
+    LoadAwareArgs loadArgs = LoadAwareArgs.defaults();
+    PodUsageEstimator estimator = new PodUsageEstimator(loadArgs.estimatedScalingFactors());
+    NodeLoads loads = new NodeLoads(estimator);
+    LoadAware loadAware = new LoadAware(loadArgs, estimator, loads, Clock.systemUTC());
     DefaultBinder binder = new DefaultBinder(new ApiBinder(client));
     List<Plugin> profile =
         List.of(
@@ -101,6 +109,7 @@ public final class KoordScheduler implements AutoCloseable {
             new TaintToleration(),
             deviceShare,
             new NodeResourcesFit(),
+            loadAware,
             binder);
     // kube-scheduler's default score weights.
     Map<String, Integer> weights = Map.of(NodeAffinity.NAME, 2, TaintToleration.NAME, 3);
@@ -114,7 +123,15 @@ public final class KoordScheduler implements AutoCloseable {
             options.maxUnschedulable(),
             framework.requeueEvents());
     watch = new ClusterWatch(
-            client, options.schedulerName(), cache, quotas, podGroups, queue, waitingPods);
+            client,
+            options.schedulerName(),
+            cache,
+            quotas,
+            podGroups,
+            queue,
+            waitingPods,
+            loads,
+            Clock.systemUTC());
     scheduler =
         new Scheduler(
             queue,

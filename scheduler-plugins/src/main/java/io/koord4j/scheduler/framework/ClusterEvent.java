@@ -9,6 +9,8 @@ public enum ClusterEvent {
   /** A pod that held resources (bound or assumed) went away or finished. */
   ASSIGNED_POD_DELETED,
   POD_GROUP_CHANGED,
+  /** A node's measured usage (NodeMetric) was reported, changed or removed. */
+  NODE_METRIC_CHANGED,
   QUOTA_CHANGED,
   /** A node's Device object (its GPUs, their health or partitions) was added, changed or removed. */
   DEVICE_CHANGED

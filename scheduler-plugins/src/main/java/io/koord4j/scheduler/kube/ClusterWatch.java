@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.koord4j.api.device.Device;
 import io.koord4j.api.gang.PodGroup;
 import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.api.slo.NodeMetric;
 import io.koord4j.quota.InvalidQuotaTreeException;
 import io.koord4j.quota.ResourceVector;
 import io.koord4j.quota.kube.ElasticQuotaSpecs;
@@ -16,7 +17,11 @@ import io.koord4j.scheduler.framework.ClusterEvent;
 import io.koord4j.scheduler.framework.NodeInfo;
 import io.koord4j.scheduler.framework.WaitingPods;
 import io.koord4j.scheduler.plugins.elasticquota.QuotaAccounts;
+import io.koord4j.scheduler.plugins.loadaware.NodeLoad;
+import io.koord4j.scheduler.plugins.loadaware.NodeLoads;
 import io.koord4j.scheduler.queue.SchedulingQueue;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -26,9 +31,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Informers on nodes, Devices, pods, PodGroups and ElasticQuotas, translated into the cache, the
- * quota accounts, the PodGroup map the gang resolver reads, and the queue. Quotas, PodGroups, nodes
- * and Devices sync before pods, so every pod is charged and counted against a complete picture.
+ * Informers on nodes, Devices, pods, PodGroups, ElasticQuotas and NodeMetrics, translated into
+ * the cache, the quota accounts, the PodGroup map the gang resolver reads, the node loads, and the
+ * queue. Quotas, PodGroups, nodes and Devices sync before pods, so every pod is charged and
+ * counted against a complete picture. NodeMetrics are not waited for: a node without one is
+ * scheduled as if load were unknown, which is also how a cluster without the NodeMetric CRD is
+ * served.
  */
 public final class ClusterWatch implements AutoCloseable {
 
@@ -41,6 +49,8 @@ public final class ClusterWatch implements AutoCloseable {
   private final SchedulingQueue queue;
   private final WaitingPods waitingPods;
   private final Map<String, PodGroup> podGroups;
+  private final NodeLoads loads;
+  private final Clock clock;
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
   private SharedIndexInformer<ElasticQuota> quotaInformer;
 
@@ -51,7 +61,9 @@ public final class ClusterWatch implements AutoCloseable {
       QuotaAccounts quotas,
       Map<String, PodGroup> podGroups,
       SchedulingQueue queue,
-      WaitingPods waitingPods) {
+      WaitingPods waitingPods,
+      NodeLoads loads,
+      Clock clock) {
     this.client = client;
     this.schedulerName = schedulerName;
     this.cache = cache;
@@ -59,6 +71,8 @@ public final class ClusterWatch implements AutoCloseable {
     this.podGroups = podGroups;
     this.queue = queue;
     this.waitingPods = waitingPods;
+    this.loads = loads;
+    this.clock = clock;
   }
 
   /** Starts the informers and returns once each has listed its objects. */
@@ -102,6 +116,7 @@ public final class ClusterWatch implements AutoCloseable {
                     queue.onEvent(ClusterEvent.DEVICE_CHANGED);
                   }
                 }));
+    informers.add(nodeMetricInformer());
     informers.add(client.pods().inAnyNamespace().inform(new PodHandler()));
   }
 
@@ -124,6 +139,34 @@ public final class ClusterWatch implements AutoCloseable {
     } catch (InvalidQuotaTreeException e) {
       LOG.warn("keeping the previous quota tree: {}", e.getMessage());
     }
+  }
+
+  /** Started without waiting, and retried while the NodeMetric CRD is missing. */
+  private SharedIndexInformer<NodeMetric> nodeMetricInformer() {
+    SharedIndexInformer<NodeMetric> informer = client.resources(NodeMetric.class).runnableInformer(0);
+    informer.addEventHandler(
+        new Handler<NodeMetric>() {
+          @Override
+          void upsert(NodeMetric old, NodeMetric metric) {
+            String node = metric.getMetadata().getName();
+            try {
+              loads.putMetric(node, NodeLoad.from(metric));
+            } catch (IllegalArgumentException e) {
+              LOG.warn("ignoring NodeMetric {}: {}", node, e.getMessage());
+              loads.removeMetric(node);
+            }
+            queue.onEvent(ClusterEvent.NODE_METRIC_CHANGED);
+          }
+
+          @Override
+          void delete(NodeMetric metric) {
+            loads.removeMetric(metric.getMetadata().getName());
+            queue.onEvent(ClusterEvent.NODE_METRIC_CHANGED);
+          }
+        });
+    informer.exceptionHandler((started, error) -> true);
+    informer.start();
+    return informer;
   }
 
   private final class NodeHandler extends Handler<Node> {
@@ -168,6 +211,7 @@ public final class ClusterWatch implements AutoCloseable {
       boolean terminal = isTerminal(pod);
       if (terminal) {
         quotas.podGone(uid);
+        loads.unassign(uid);
         queue.delete(uid);
         if (old != null && !isTerminal(old) && isBound(old)) {
           queue.onEvent(ClusterEvent.ASSIGNED_POD_DELETED);
@@ -175,6 +219,9 @@ public final class ClusterWatch implements AutoCloseable {
         return;
       }
       quotas.podSeen(pod);
+      if (isBound(pod)) {
+        loads.assign(pod, pod.getSpec().getNodeName(), scheduledAt(pod));
+      }
       if (isOurs(pod) && !isBound(pod) && pod.getMetadata().getDeletionTimestamp() == null) {
         // An assumed pod is being bound; a late pending update must not queue it again.
         if (!cache.isAssumed(uid)) {
@@ -196,6 +243,7 @@ public final class ClusterWatch implements AutoCloseable {
       waitingPods.reject(uid, "ClusterWatch", "the pod was deleted");
       cache.removePod(uid);
       quotas.podGone(uid);
+      loads.unassign(uid);
       if (isBound(pod) && !isTerminal(pod)) {
         queue.onEvent(ClusterEvent.ASSIGNED_POD_DELETED);
       }
@@ -204,6 +252,19 @@ public final class ClusterWatch implements AutoCloseable {
     private boolean isOurs(Pod pod) {
       return schedulerName.equals(pod.getSpec().getSchedulerName());
     }
+  }
+
+  /** When the pod was bound, as its PodScheduled condition says; now if it does not say. */
+  private Instant scheduledAt(Pod pod) {
+    return pod.getStatus() == null
+        ? clock.instant()
+        : pod.getStatus().getConditions().stream()
+            .filter(c -> "PodScheduled".equals(c.getType()) && "True".equals(c.getStatus()))
+            .map(c -> c.getLastTransitionTime())
+            .filter(Objects::nonNull)
+            .map(Instant::parse)
+            .findFirst()
+            .orElseGet(clock::instant);
   }
 
   private static boolean isBound(Pod pod) {
