@@ -9,9 +9,15 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.api.quota.ElasticQuotaSpec;
+import io.koord4j.api.slo.NodeMetric;
+import io.koord4j.api.slo.NodeMetricInfo;
+import io.koord4j.api.slo.NodeMetricStatus;
+import io.koord4j.api.slo.ResourceMap;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -110,6 +116,62 @@ class KoordSchedulerIT {
     bed.client().pods().inNamespace(bed.namespace()).withName("first").withGracePeriod(0).delete();
 
     bed.awaitBound("second");
+  }
+
+  @Test
+  void keepsPodsOffANodeOverItsCpuThresholdAndPrefersTheLeastLoaded() {
+    String prefix = "ks-" + bed.run() + "-l";
+    String hot = prefix + "-0";
+    String busy = prefix + "-1";
+    String idle = prefix + "-2";
+    // Of 8 CPUs: 7 used is over the 65 % threshold; 3 and 1 are not. Reported before the nodes
+    // join the pool, so the scheduler knows the load before any pod can go there.
+    reportUsage(hot, "7");
+    reportUsage(busy, "3");
+    reportUsage(idle, "1");
+    addNodes("load", 3, prefix);
+
+    Pod first = bed.client().resource(pod("least-loaded", "load", "1")).create();
+    assertThat(bed.awaitBound(first.getMetadata().getName()).getSpec().getNodeName()).isEqualTo(idle);
+
+    Pod pinned = pod("pinned-to-hot", "load", "1");
+    pinned.getSpec().getNodeSelector().put("kubernetes.io/hostname", hot);
+    bed.client().resource(pinned).create();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> bed.unschedulableMessage("pinned-to-hot").isPresent());
+    assertThat(bed.unschedulableMessage("pinned-to-hot").get())
+        .contains("node(s) cpu usage exceed threshold");
+    assertThat(bed.nodeOf("pinned-to-hot")).isEmpty();
+
+    reportUsage(hot, "2");
+
+    assertThat(bed.awaitBound("pinned-to-hot").getSpec().getNodeName()).isEqualTo(hot);
+  }
+
+  /** A NodeMetric measured now: {@code cpu} in use of the node's CPUs, 4Gi of memory. */
+  private static void reportUsage(String node, String cpu) {
+    NodeMetricInfo info = new NodeMetricInfo();
+    ResourceMap usage = new ResourceMap();
+    usage.setResources(Map.of("cpu", new Quantity(cpu), "memory", new Quantity("4Gi")));
+    info.setNodeUsage(usage);
+    NodeMetricStatus status = new NodeMetricStatus();
+    status.setUpdateTime(Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
+    status.setNodeMetric(info);
+    var metrics = bed.client().resources(NodeMetric.class);
+    if (metrics.withName(node).get() == null) {
+      NodeMetric metric = new NodeMetric();
+      metric.getMetadata().setName(node);
+      metrics.resource(metric).create();
+      bed.closeLater(() -> metrics.withName(node).delete());
+    }
+    metrics
+        .withName(node)
+        .editStatus(
+            m -> {
+              m.setStatus(status);
+              return m;
+            });
   }
 
   private static double unschedulableAttempts() {

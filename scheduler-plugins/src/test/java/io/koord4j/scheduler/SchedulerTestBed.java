@@ -43,7 +43,8 @@ public final class SchedulerTestBed implements AutoCloseable {
       List.of(
           "elasticquotas.scheduling.sigs.k8s.io",
           "podgroups.scheduling.sigs.k8s.io",
-          "devices.scheduling.koordinator.sh");
+          "devices.scheduling.koordinator.sh",
+          "nodemetrics.slo.koordinator.sh");
 
   private final String run = UUID.randomUUID().toString().substring(0, 6);
   private final String namespace;

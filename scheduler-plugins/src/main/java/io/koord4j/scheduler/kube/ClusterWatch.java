@@ -150,7 +150,8 @@ public final class ClusterWatch implements AutoCloseable {
           void upsert(NodeMetric old, NodeMetric metric) {
             String node = metric.getMetadata().getName();
             try {
-              loads.putMetric(node, NodeLoad.from(metric));
+              NodeLoad.from(metric)
+                  .ifPresentOrElse(load -> loads.putMetric(node, load), () -> loads.removeMetric(node));
             } catch (IllegalArgumentException e) {
               LOG.warn("ignoring NodeMetric {}: {}", node, e.getMessage());
               loads.removeMetric(node);

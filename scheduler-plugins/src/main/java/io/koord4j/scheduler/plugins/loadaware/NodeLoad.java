@@ -12,6 +12,7 @@ import java.time.format.DateTimeParseException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One node's measured usage, read from its NodeMetric.
@@ -36,13 +37,15 @@ public record NodeLoad(
   }
 
   /**
-   * @throws IllegalArgumentException naming the field when the status lacks its update time or
-   *     node usage, or holds a malformed or negative quantity
+   * The measurement, or empty while the node agent has not reported one (no update time yet).
+   *
+   * @throws IllegalArgumentException naming the field when a reported status lacks node usage, or
+   *     holds a malformed time or a malformed or negative quantity
    */
-  public static NodeLoad from(NodeMetric metric) {
+  public static Optional<NodeLoad> from(NodeMetric metric) {
     var status = metric.getStatus();
     if (status == null || status.getUpdateTime() == null) {
-      throw new IllegalArgumentException("status.updateTime: required");
+      return Optional.empty();
     }
     NodeMetricInfo node = status.getNodeMetric();
     if (node == null || node.getNodeUsage() == null) {
@@ -56,11 +59,12 @@ public record NodeLoad(
           pod.getNamespace() + "/" + pod.getName(),
           usage(pod.getPodUsage(), "status.podsMetric[" + i + "].podUsage.resources"));
     }
-    return new NodeLoad(
-        updateTime(status.getUpdateTime()),
-        reportInterval(metric),
-        usage(node.getNodeUsage(), "status.nodeMetric.nodeUsage.resources"),
-        pods);
+    return Optional.of(
+        new NodeLoad(
+            updateTime(status.getUpdateTime()),
+            reportInterval(metric),
+            usage(node.getNodeUsage(), "status.nodeMetric.nodeUsage.resources"),
+            pods));
   }
 
   /** Whether the measurement is older than {@code expiration} at {@code now}. */

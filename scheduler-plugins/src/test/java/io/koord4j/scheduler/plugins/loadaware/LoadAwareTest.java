@@ -114,7 +114,8 @@ class LoadAwareTest {
   }
 
   private void measure(String node, Instant at, String cpu, String memory) {
-    loads.putMetric(node, NodeLoad.from(metric(at.toString(), Map.of("cpu", cpu, "memory", memory))));
+    loads.putMetric(
+        node, NodeLoad.from(metric(at.toString(), Map.of("cpu", cpu, "memory", memory))).orElseThrow());
   }
 
   private static Pod named(String namespace, String name, String cpu) {

@@ -23,7 +23,8 @@ class NodeLoadTest {
 
   @Test
   void readsNodeAndPodUsageInBaseUnits() {
-    NodeLoad load = NodeLoad.from(metric(UPDATED.toString(), Map.of("cpu", "1500m", "memory", "2Gi")));
+    NodeLoad load =
+        NodeLoad.from(metric(UPDATED.toString(), Map.of("cpu", "1500m", "memory", "2Gi"))).orElseThrow();
 
     assertThat(load.updateTime()).isEqualTo(UPDATED);
     assertThat(load.nodeUsage().get("cpu")).isEqualTo(1500);
@@ -41,12 +42,12 @@ class NodeLoadTest {
     spec.setMetricCollectPolicy(policy);
     metric.setSpec(spec);
 
-    assertThat(NodeLoad.from(metric).reportInterval()).isEqualTo(Duration.ofSeconds(20));
+    assertThat(NodeLoad.from(metric).orElseThrow().reportInterval()).isEqualTo(Duration.ofSeconds(20));
   }
 
   @Test
   void expiresOnceOlderThanTheExpiration() {
-    NodeLoad load = NodeLoad.from(metric(UPDATED.toString(), Map.of("cpu", "1")));
+    NodeLoad load = NodeLoad.from(metric(UPDATED.toString(), Map.of("cpu", "1"))).orElseThrow();
     Duration expiration = Duration.ofSeconds(180);
 
     assertThat(load.expiredAt(UPDATED.plusSeconds(179), expiration)).isFalse();
@@ -55,7 +56,7 @@ class NodeLoadTest {
 
   @Test
   void mayMissPodsPlacedAfterOrShortlyBeforeTheMeasurement() {
-    NodeLoad load = NodeLoad.from(metric(UPDATED.toString(), Map.of("cpu", "1")));
+    NodeLoad load = NodeLoad.from(metric(UPDATED.toString(), Map.of("cpu", "1"))).orElseThrow();
 
     assertThat(load.mayMiss(UPDATED.plusSeconds(1))).isTrue();
     assertThat(load.mayMiss(UPDATED.minusSeconds(59))).isTrue();
@@ -70,13 +71,18 @@ class NodeLoadTest {
         .hasMessageStartingWith("status.nodeMetric.nodeUsage.resources[cpu]");
     assertThatThrownBy(() -> NodeLoad.from(metric(UPDATED.toString(), Map.of("cpu", "-1"))))
         .hasMessage("status.nodeMetric.nodeUsage.resources[cpu]: usage must not be negative");
-    assertThatThrownBy(() -> NodeLoad.from(new NodeMetric()))
-        .hasMessage("status.updateTime: required");
+    assertThatThrownBy(() -> NodeLoad.from(metric(UPDATED.toString(), null)))
+        .hasMessage("status.nodeMetric.nodeUsage: required");
+  }
+
+  @Test
+  void isEmptyUntilTheAgentReports() {
+    assertThat(NodeLoad.from(new NodeMetric())).isEmpty();
   }
 
   static NodeMetric metric(String updateTime, Map<String, String> nodeUsage) {
     NodeMetricInfo node = new NodeMetricInfo();
-    node.setNodeUsage(resources(nodeUsage));
+    node.setNodeUsage(nodeUsage == null ? null : resources(nodeUsage));
     PodMetricInfo pod = new PodMetricInfo();
     pod.setNamespace("team");
     pod.setName("web");
