@@ -1,10 +1,13 @@
 package io.koord4j.testing;
 
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The real control plane started by {@code hack/local-cluster/cluster.sh up}. Integration tests
@@ -69,6 +72,41 @@ public final class LocalCluster {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while running " + command, e);
     }
+  }
+
+  /**
+   * Applies the named CRDs from {@code crds/manifests} when the cluster lacks them and waits until
+   * each is established. They stay installed: other tests on the shared cluster may use them.
+   */
+  public static void ensureCrds(KubernetesClient client, String... names) {
+    for (String crd : names) {
+      if (client.apiextensions().v1().customResourceDefinitions().withName(crd).get() != null) {
+        continue;
+      }
+      Path file = repoRoot().resolve("crds/manifests/" + crd + "-v1.yml");
+      try (java.io.InputStream in = Files.newInputStream(file)) {
+        client
+            .resource(Serialization.unmarshal(in, CustomResourceDefinition.class))
+            .fieldManager("koord4j-tests")
+            .forceConflicts()
+            .serverSideApply();
+      } catch (java.io.IOException e) {
+        throw new IllegalStateException("cannot read " + file, e);
+      }
+      client
+          .apiextensions()
+          .v1()
+          .customResourceDefinitions()
+          .withName(crd)
+          .waitUntilCondition(LocalCluster::isEstablished, 60, TimeUnit.SECONDS);
+    }
+  }
+
+  private static boolean isEstablished(CustomResourceDefinition crd) {
+    return crd != null
+        && crd.getStatus() != null
+        && crd.getStatus().getConditions().stream()
+            .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
   }
 
   /** The repository root, for tests that read samples, manifests or scripts. */

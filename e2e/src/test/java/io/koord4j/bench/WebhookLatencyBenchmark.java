@@ -3,11 +3,8 @@ package io.koord4j.bench;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.koord4j.api.WellKnown;
-import io.koord4j.testing.LocalCluster;
 import io.koord4j.webhook.WebhookServer;
 import io.koord4j.webhook.WebhookSettings;
 import io.koord4j.webhook.http.AdmissionServer;
@@ -19,7 +16,6 @@ import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,7 +53,7 @@ public final class WebhookLatencyBenchmark {
     String ownNamespace = "bench-b6-own-" + suffix;
     String jobNamespace = "bench-b6-" + suffix;
     CreateLoad load = new CreateLoad(rate, threads);
-    try (KubernetesClient client = client(threads)) {
+    try (KubernetesClient client = BenchClients.admin(threads)) {
       WebhookServer server = null;
       try {
         createNamespace(client, ownNamespace);
@@ -110,14 +106,6 @@ public final class WebhookLatencyBenchmark {
         client.namespaces().withName(ownNamespace).delete();
       }
     }
-  }
-
-  /** An admin client whose connection pool does not limit the load's threads. */
-  private static KubernetesClient client(int threads) throws IOException {
-    Config config = Config.fromKubeconfig(Files.readString(LocalCluster.kubeconfig()));
-    config.setMaxConcurrentRequests(threads * 2);
-    config.setMaxConcurrentRequestsPerHost(threads * 2);
-    return new KubernetesClientBuilder().withConfig(config).build();
   }
 
   private static WebhookSettings settings(String ownNamespace, String suffix) {

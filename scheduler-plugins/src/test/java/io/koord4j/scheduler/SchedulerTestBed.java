@@ -8,17 +8,11 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.koord4j.testing.LocalCluster;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -27,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 /**
@@ -39,12 +32,13 @@ public final class SchedulerTestBed implements AutoCloseable {
 
   private static final String POOL_KEY = "koord4j.io/scheduler-it";
   private static final String FIELD_MANAGER = "koord4j-scheduler-it";
-  private static final List<String> CRDS =
-      List.of(
-          "elasticquotas.scheduling.sigs.k8s.io",
-          "podgroups.scheduling.sigs.k8s.io",
-          "devices.scheduling.koordinator.sh",
-          "nodemetrics.slo.koordinator.sh");
+  /** The CRDs the scheduler watches. */
+  private static final String[] CRDS = {
+    "elasticquotas.scheduling.sigs.k8s.io",
+    "podgroups.scheduling.sigs.k8s.io",
+    "devices.scheduling.koordinator.sh",
+    "nodemetrics.slo.koordinator.sh"
+  };
 
   private final String run = UUID.randomUUID().toString().substring(0, 6);
   private final String namespace;
@@ -57,7 +51,7 @@ public final class SchedulerTestBed implements AutoCloseable {
   public SchedulerTestBed(String namespacePrefix) {
     this.namespace = namespacePrefix + "-" + run;
     this.client = LocalCluster.client();
-    installCrdsIfAbsent();
+    LocalCluster.ensureCrds(client, CRDS);
     client
         .resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
         .fieldManager(FIELD_MANAGER)
@@ -205,38 +199,5 @@ public final class SchedulerTestBed implements AutoCloseable {
     client.namespaces().withName(namespace).delete();
     nodes.forEach(name -> client.nodes().withName(name).delete());
     client.close();
-  }
-
-  /** The CRDs the scheduler watches, from crds/manifests, applied when the cluster lacks them. */
-  private void installCrdsIfAbsent() {
-    for (String crd : CRDS) {
-      if (client.apiextensions().v1().customResourceDefinitions().withName(crd).get() != null) {
-        continue;
-      }
-      Path file = LocalCluster.repoRoot().resolve("crds/manifests/" + crd + "-v1.yml");
-      try (InputStream in = Files.newInputStream(file)) {
-        client
-            .resource(Serialization.unmarshal(in, CustomResourceDefinition.class))
-            .fieldManager(FIELD_MANAGER)
-            .forceConflicts()
-            .serverSideApply();
-      } catch (IOException e) {
-        throw new IllegalStateException("cannot read " + file, e);
-      }
-      client
-          .apiextensions()
-          .v1()
-          .customResourceDefinitions()
-          .withName(crd)
-          .waitUntilCondition(
-              c ->
-                  c != null
-                      && c.getStatus() != null
-                      && c.getStatus().getConditions() != null
-                      && c.getStatus().getConditions().stream()
-                          .anyMatch(s -> "Established".equals(s.getType()) && "True".equals(s.getStatus())),
-              60,
-              TimeUnit.SECONDS);
-    }
   }
 }

@@ -1,0 +1,121 @@
+package io.koord4j.bench;
+
+import io.koord4j.scheduler.SchedulerMain;
+import io.koord4j.testing.LocalCluster;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A scheduler run by a benchmark as a process of its own, serving one unique scheduler name, so
+ * that both schedulers compared are measured the same way: as separate processes with their own
+ * API clients, started once their pods exist. Output goes to {@code target/bench/logs/<name>.log}.
+ */
+final class SchedulerProcess implements AutoCloseable {
+
+  /** Starts a scheduler process serving one unique scheduler name. */
+  interface Starter {
+    SchedulerProcess start(String schedulerName) throws IOException;
+  }
+
+  /** kube-scheduler's client limits as the local cluster's own kube-scheduler is started. */
+  private static final int KUBE_API_QPS = 500;
+  private static final int KUBE_API_BURST = 1000;
+
+  private final Process process;
+  private final long startedNanos;
+
+  private SchedulerProcess(ProcessBuilder builder, Path log) throws IOException {
+    Files.createDirectories(log.getParent());
+    builder.redirectErrorStream(true).redirectOutput(log.toFile());
+    startedNanos = System.nanoTime();
+    process = builder.start();
+  }
+
+  /**
+   * The local cluster's kube-scheduler binary with its default profile under {@code name}, the
+   * same client limits as the cluster's own instance, no leader election and no serving port.
+   */
+  static SchedulerProcess kubeScheduler(String name) throws IOException {
+    Path config = logDir().resolve(name + ".yaml");
+    Files.createDirectories(config.getParent());
+    Files.writeString(
+        config,
+        String.join(
+            "\n",
+            "apiVersion: kubescheduler.config.k8s.io/v1",
+            "kind: KubeSchedulerConfiguration",
+            "clientConnection:",
+            "  kubeconfig: " + LocalCluster.kubeconfig().toAbsolutePath(),
+            "  qps: " + KUBE_API_QPS,
+            "  burst: " + KUBE_API_BURST,
+            "leaderElection:",
+            "  leaderElect: false",
+            "profiles:",
+            "- schedulerName: " + name,
+            ""));
+    return new SchedulerProcess(
+        new ProcessBuilder(clusterBinary("kube-scheduler").toString(), "--config", config.toString(), "--secure-port", "0"),
+        logDir().resolve(name + ".log"));
+  }
+
+  /** koord-scheduler's main in a JVM of its own, on this process's class path. */
+  static SchedulerProcess koordScheduler(String name) throws IOException {
+    ProcessBuilder builder =
+        new ProcessBuilder(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp",
+            System.getProperty("java.class.path"),
+            SchedulerMain.class.getName());
+    builder.environment().put("KUBECONFIG", LocalCluster.kubeconfig().toAbsolutePath().toString());
+    builder.environment().put("SCHEDULER_NAME", name);
+    builder.environment().put("HEALTH_PORT", Integer.toString(freePort()));
+    return new SchedulerProcess(builder, logDir().resolve(name + ".log"));
+  }
+
+  long startedNanos() {
+    return startedNanos;
+  }
+
+  /** Fails with the log's place if the process has ended on its own. */
+  void checkAlive() {
+    if (!process.isAlive()) {
+      throw new IllegalStateException(
+          "the scheduler exited with " + process.exitValue() + "; see " + logDir().toAbsolutePath());
+    }
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(20, TimeUnit.SECONDS)) {
+      process.destroyForcibly().waitFor();
+    }
+  }
+
+  private static Path logDir() {
+    return Path.of("target", "bench", "logs");
+  }
+
+  /** A binary that {@code hack/local-cluster/cluster.sh build} installed. */
+  private static Path clusterBinary(String name) {
+    String cache = System.getenv("KOORD4J_CACHE");
+    Path dir =
+        cache != null && !cache.isBlank()
+            ? Path.of(cache)
+            : Path.of(System.getProperty("user.home"), ".cache", "koord4j", "cluster");
+    Path binary = dir.resolve("bin").resolve(name);
+    if (!Files.isExecutable(binary)) {
+      throw new IllegalStateException(binary + " is missing; " + LocalCluster.HOW_TO_START);
+    }
+    return binary;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}
