@@ -5,8 +5,6 @@ import io.koord4j.api.WellKnown;
 import io.koord4j.api.device.Device;
 import io.koord4j.device.NodeGpuInventory;
 import io.koord4j.testing.LocalCluster;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -80,12 +78,7 @@ public final class GpuPlacementBenchmark {
             blocks.run("kube-scheduler", run + "-kube", SchedulerProcess::kubeScheduler);
         GpuTraceRun.Result koord =
             blocks.run("koord-scheduler", run + "-koord", SchedulerProcess::koordScheduler);
-        String report = markdown(nodes, seed, trace, kube, koord);
-        Path file = Path.of("target", "bench", "B5.md");
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, report);
-        System.out.println(report);
-        System.out.println("B5 report written to " + file.toAbsolutePath());
+        BenchReport.write("B5", markdown(nodes, seed, trace, kube, koord));
       } finally {
         client.resources(Device.class).withLabel(BenchNodes.POOL_KEY, run).delete();
       }

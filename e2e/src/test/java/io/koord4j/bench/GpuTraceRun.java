@@ -181,23 +181,11 @@ final class GpuTraceRun {
             "memory", new Quantity("4Gi"),
             WellKnown.NVIDIA_GPU, new Quantity(Integer.toString(item.gpusPerPod())));
     PodBuilder builder =
-        new PodBuilder()
-            .withNewMetadata()
-            .withName(podName)
-            .withNamespace(namespace)
-            .endMetadata()
-            .withNewSpec()
-            .withSchedulerName(namespace)
-            .withTerminationGracePeriodSeconds(0L)
-            .addNewContainer()
-            .withName("main")
-            .withImage("busybox")
-            .withNewResources()
-            .withRequests(resources)
-            .withLimits(Map.of(WellKnown.NVIDIA_GPU, resources.get(WellKnown.NVIDIA_GPU)))
-            .endResources()
-            .endContainer()
-            .endSpec();
+        BenchPods.pod(
+            namespace,
+            podName,
+            resources,
+            Map.of(WellKnown.NVIDIA_GPU, resources.get(WellKnown.NVIDIA_GPU)));
     if (item.isGang()) {
       builder
           .editMetadata()

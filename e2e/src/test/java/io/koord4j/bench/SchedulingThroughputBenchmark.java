@@ -1,11 +1,8 @@
 package io.koord4j.bench;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -44,6 +41,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 public final class SchedulingThroughputBenchmark {
 
   private static final Duration BIND_TIMEOUT = Duration.ofMinutes(30);
+  private static final Map<String, Quantity> REQUESTS =
+      Map.of("cpu", new Quantity("500m"), "memory", new Quantity("1Gi"));
 
   private SchedulingThroughputBenchmark() {}
 
@@ -76,12 +75,7 @@ public final class SchedulingThroughputBenchmark {
       List<Block> blocks = new ArrayList<>();
       blocks.add(workload.block("kube-scheduler", run + "-kube", SchedulerProcess::kubeScheduler, latencyPods, latencyRate));
       blocks.add(workload.block("koord-scheduler", run + "-koord", SchedulerProcess::koordScheduler, latencyPods, latencyRate));
-      String report = markdown(nodes, pods, latencyPods, latencyRate, blocks);
-      Path file = Path.of("target", "bench", "B4.md");
-      Files.createDirectories(file.getParent());
-      Files.writeString(file, report);
-      System.out.println(report);
-      System.out.println("B4 report written to " + file.toAbsolutePath());
+      BenchReport.write("B4", markdown(nodes, pods, latencyPods, latencyRate, blocks));
     }
   }
 
@@ -128,24 +122,7 @@ public final class SchedulingThroughputBenchmark {
     }
 
     private Pod pod(String namespace, String podName) {
-      Pod pod =
-          new PodBuilder()
-              .withNewMetadata()
-              .withName(podName)
-              .withNamespace(namespace)
-              .endMetadata()
-              .withNewSpec()
-              .withSchedulerName(namespace)
-              .withTerminationGracePeriodSeconds(0L)
-              .addNewContainer()
-              .withName("main")
-              .withImage("busybox")
-              .withNewResources()
-              .withRequests(Map.of("cpu", new Quantity("500m"), "memory", new Quantity("1Gi")))
-              .endResources()
-              .endContainer()
-              .endSpec()
-              .build();
+      Pod pod = BenchPods.pod(namespace, podName, REQUESTS, Map.of()).build();
       pool.placeOnPool(pod.getSpec());
       return pod;
     }

@@ -16,8 +16,6 @@ import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -91,12 +89,7 @@ public final class WebhookLatencyBenchmark {
                 .tag("path", WebhookConfigurations.JOBS_PATH)
                 .timer();
         boolean held = isSuspended(client, jobNamespace, "on-0-0");
-        String report = markdown(seconds, rate, threads, blocks, off, on, handler, held);
-        Path file = Path.of("target", "bench", "B6.md");
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, report);
-        System.out.println(report);
-        System.out.println("B6 report written to " + file.toAbsolutePath());
+        BenchReport.write("B6", markdown(seconds, rate, threads, blocks, off, on, handler, held));
       } finally {
         if (server != null) {
           server.close();
