@@ -57,6 +57,17 @@ public final class SchedulingThroughputBenchmark {
     double podsPerSecond() {
       return (bound - 1) / bindSeconds;
     }
+
+    /** The block's figures on one line, logged as soon as it ends. */
+    @Override
+    public String toString() {
+      return String.format(
+          Locale.ROOT,
+          "%.1f pods/s (%d in %.1f s, first bind %.1f s after start), create-to-bound p50 %.0f ms,"
+              + " p99 %.0f ms, creation alone %.1f/s",
+          podsPerSecond(), bound, bindSeconds, startToFirstBindSeconds,
+          createToBound.percentileMillis(0.5), createToBound.percentileMillis(0.99), creation.rate());
+    }
   }
 
   public static void main(String[] args) throws Exception {
@@ -74,7 +85,9 @@ public final class SchedulingThroughputBenchmark {
       Workload workload = new Workload(client, pool, new CreateLoad(createRate, threads), pods / createRate, pods);
       List<Block> blocks = new ArrayList<>();
       blocks.add(workload.block("kube-scheduler", run + "-kube", SchedulerProcess::kubeScheduler, latencyPods, latencyRate));
+      log("kube-scheduler: " + blocks.get(0));
       blocks.add(workload.block("koord-scheduler", run + "-koord", SchedulerProcess::koordScheduler, latencyPods, latencyRate));
+      log("koord-scheduler: " + blocks.get(1));
       BenchReport.write("B4", markdown(nodes, pods, latencyPods, latencyRate, blocks));
     }
   }
