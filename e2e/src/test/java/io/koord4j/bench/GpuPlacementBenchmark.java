@@ -59,7 +59,7 @@ public final class GpuPlacementBenchmark {
     List<GpuTrace.Item> trace = GpuTrace.generate(seed, 2 * nodes * GPUS_PER_NODE);
     try (KubernetesClient client = BenchClients.admin(16);
         BenchNodes pool = new BenchNodes(client, run)) {
-      LocalCluster.ensureCrds(client, "devices.scheduling.koordinator.sh", "podgroups.scheduling.sigs.k8s.io");
+      LocalCluster.ensureCrds(client, SchedulerProcess.KOORD_SCHEDULER_CRDS);
       try {
         log("creating " + nodes + " KWOK nodes of 8 H100 GPUs with their Devices in pool " + run);
         List<String> names =
@@ -76,6 +76,7 @@ public final class GpuPlacementBenchmark {
         GpuTraceRun blocks = new GpuTraceRun(client, pool, trace, inventories);
         GpuTraceRun.Result kube =
             blocks.run("kube-scheduler", run + "-kube", SchedulerProcess::kubeScheduler);
+        LocalCluster.ensureCrds(client, SchedulerProcess.KOORD_SCHEDULER_CRDS);
         GpuTraceRun.Result koord =
             blocks.run("koord-scheduler", run + "-koord", SchedulerProcess::koordScheduler);
         BenchReport.write("B5", markdown(nodes, seed, trace, kube, koord));

@@ -20,6 +20,14 @@ final class SchedulerProcess implements AutoCloseable {
     SchedulerProcess start(String schedulerName) throws IOException;
   }
 
+  /** The CRDs koord-scheduler lists at start; it waits forever for a missing one. */
+  static final String[] KOORD_SCHEDULER_CRDS = {
+    "elasticquotas.scheduling.sigs.k8s.io",
+    "podgroups.scheduling.sigs.k8s.io",
+    "nodemetrics.slo.koordinator.sh",
+    "devices.scheduling.koordinator.sh"
+  };
+
   /** kube-scheduler's client limits as the local cluster's own kube-scheduler is started. */
   private static final int KUBE_API_QPS = 500;
   private static final int KUBE_API_BURST = 1000;

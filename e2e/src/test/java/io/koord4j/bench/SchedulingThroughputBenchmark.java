@@ -3,6 +3,7 @@ package io.koord4j.bench;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.koord4j.testing.LocalCluster;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -86,6 +87,7 @@ public final class SchedulingThroughputBenchmark {
       List<Block> blocks = new ArrayList<>();
       blocks.add(workload.block("kube-scheduler", run + "-kube", SchedulerProcess::kubeScheduler, latencyPods, latencyRate));
       log("kube-scheduler: " + blocks.get(0));
+      LocalCluster.ensureCrds(client, SchedulerProcess.KOORD_SCHEDULER_CRDS);
       blocks.add(workload.block("koord-scheduler", run + "-koord", SchedulerProcess::koordScheduler, latencyPods, latencyRate));
       log("koord-scheduler: " + blocks.get(1));
       BenchReport.write("B4", markdown(nodes, pods, latencyPods, latencyRate, blocks));
