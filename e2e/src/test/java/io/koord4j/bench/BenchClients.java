@@ -11,9 +11,16 @@ import java.nio.file.Files;
 final class BenchClients {
   private BenchClients() {}
 
-  /** An admin client whose connection pool does not limit {@code threads} concurrent callers. */
+  /** Lists and deletions of thousands of objects on a busy control plane take longer than 10 s. */
+  private static final int REQUEST_TIMEOUT_MILLIS = 300_000;
+
+  /**
+   * An admin client whose connection pool does not limit {@code threads} concurrent callers and
+   * whose requests may take minutes.
+   */
   static KubernetesClient admin(int threads) throws IOException {
     Config config = Config.fromKubeconfig(Files.readString(LocalCluster.kubeconfig()));
+    config.setRequestTimeout(REQUEST_TIMEOUT_MILLIS);
     config.setMaxConcurrentRequests(threads * 2);
     config.setMaxConcurrentRequestsPerHost(threads * 2);
     return new KubernetesClientBuilder().withConfig(config).build();

@@ -59,7 +59,7 @@ public final class SchedulingThroughputBenchmark {
       return (bound - 1) / bindSeconds;
     }
 
-    /** The block's figures on one line, logged as soon as it ends. */
+    /** The block's figures on one line, logged as soon as they are known. */
     @Override
     public String toString() {
       return String.format(
@@ -86,10 +86,8 @@ public final class SchedulingThroughputBenchmark {
       Workload workload = new Workload(client, pool, new CreateLoad(createRate, threads), pods / createRate, pods);
       List<Block> blocks = new ArrayList<>();
       blocks.add(workload.block("kube-scheduler", run + "-kube", SchedulerProcess::kubeScheduler, latencyPods, latencyRate));
-      log("kube-scheduler: " + blocks.get(0));
       LocalCluster.ensureCrds(client, SchedulerProcess.KOORD_SCHEDULER_CRDS);
       blocks.add(workload.block("koord-scheduler", run + "-koord", SchedulerProcess::koordScheduler, latencyPods, latencyRate));
-      log("koord-scheduler: " + blocks.get(1));
       BenchReport.write("B4", markdown(nodes, pods, latencyPods, latencyRate, blocks));
     }
   }
@@ -121,13 +119,16 @@ public final class SchedulingThroughputBenchmark {
                         create(name, "steady-" + i);
                       });
           awaitBound(binds, scheduler, created + steady.calls() - steady.failures());
-          return new Block(
-              label,
-              creation,
-              (times[0] - scheduler.startedNanos()) / 1e9,
-              (times[times.length - 1] - times[0]) / 1e9,
-              times.length,
-              createToBound(binds, sent));
+          Block block =
+              new Block(
+                  label,
+                  creation,
+                  (times[0] - scheduler.startedNanos()) / 1e9,
+                  (times[times.length - 1] - times[0]) / 1e9,
+                  times.length,
+                  createToBound(binds, sent));
+          log(label + ": " + block);
+          return block;
         }
       }
     }
