@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.device.Device;
 import io.koord4j.device.NodeGpuInventory;
+import io.koord4j.scheduler.GpuFixtures;
 import io.koord4j.testing.LocalCluster;
 import java.time.Duration;
 import java.time.Instant;
@@ -70,7 +71,9 @@ public final class GpuPlacementBenchmark {
                 16);
         Map<String, NodeGpuInventory> inventories = new HashMap<>();
         for (String name : names) {
-          Device device = client.resource(H100Devices.device(name, run)).create();
+          Device device = GpuFixtures.h100Device(name);
+          device.getMetadata().setLabels(Map.of(BenchNodes.POOL_KEY, run));
+          device = client.resource(device).create();
           inventories.put(name, NodeGpuInventory.fromDevice(device, H100_LABELS));
         }
         GpuTraceRun blocks = new GpuTraceRun(client, pool, trace, inventories);
@@ -92,7 +95,7 @@ public final class GpuPlacementBenchmark {
         "# B5: GPU placement quality, kube-scheduler vs koord-scheduler",
         "",
         String.format(Locale.ROOT,
-            "%d KWOK nodes of 8 H100 GPUs (built-in NVLink partition table), a trace of %d items"
+            "%d KWOK nodes of 8 H100 GPUs (the H100 NVLink partition table in each Device), a trace of %d items"
                 + " (seed %d: single pods of 1/2/4/8 GPUs and gangs of 2-4 pods of 2/4/8 GPUs),"
                 + " submitted one item at a time to each scheduler in its own block on the same nodes.",
             nodes, trace.size(), seed),
