@@ -81,7 +81,10 @@ public final class GpuPlacementBenchmark {
             blocks.run("kube-scheduler", run + "-kube", SchedulerProcess::kubeScheduler);
         LocalCluster.ensureCrds(client, SchedulerProcess.KOORD_SCHEDULER_CRDS);
         GpuTraceRun.Result koord =
-            blocks.run("koord-scheduler", run + "-koord", SchedulerProcess::koordScheduler);
+            blocks.run(
+                "koord-scheduler",
+                run + "-koord",
+                name -> SchedulerProcess.koordScheduler(client, name));
         BenchReport.write("B5", markdown(nodes, seed, trace, kube, koord));
       } finally {
         client.resources(Device.class).withLabel(BenchNodes.POOL_KEY, run).delete();

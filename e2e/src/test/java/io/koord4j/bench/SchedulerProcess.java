@@ -1,5 +1,6 @@
 package io.koord4j.bench;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.scheduler.SchedulerMain;
 import io.koord4j.testing.LocalCluster;
 import java.io.IOException;
@@ -34,8 +35,11 @@ final class SchedulerProcess implements AutoCloseable {
 
   private final Process process;
   private final long startedNanos;
+  /** Removes what the process leaves in the cluster, e.g. its Lease. */
+  private final Runnable cleanup;
 
-  private SchedulerProcess(ProcessBuilder builder, Path log) throws IOException {
+  private SchedulerProcess(ProcessBuilder builder, Path log, Runnable cleanup) throws IOException {
+    this.cleanup = cleanup;
     Files.createDirectories(log.getParent());
     builder.redirectErrorStream(true).redirectOutput(log.toFile());
     startedNanos = System.nanoTime();
@@ -66,11 +70,15 @@ final class SchedulerProcess implements AutoCloseable {
             ""));
     return new SchedulerProcess(
         new ProcessBuilder(clusterBinary("kube-scheduler").toString(), "--config", config.toString(), "--secure-port", "0"),
-        logDir().resolve(name + ".log"));
+        logDir().resolve(name + ".log"),
+        () -> {});
   }
 
-  /** koord-scheduler's main in a JVM of its own, on this process's class path. */
-  static SchedulerProcess koordScheduler(String name) throws IOException {
+  /**
+   * koord-scheduler's main in a JVM of its own, on this process's class path; its Lease (named
+   * after the scheduler, in kube-system) is deleted when it stops.
+   */
+  static SchedulerProcess koordScheduler(KubernetesClient client, String name) throws IOException {
     ProcessBuilder builder =
         new ProcessBuilder(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -80,7 +88,10 @@ final class SchedulerProcess implements AutoCloseable {
     builder.environment().put("KUBECONFIG", LocalCluster.kubeconfig().toAbsolutePath().toString());
     builder.environment().put("SCHEDULER_NAME", name);
     builder.environment().put("HEALTH_PORT", Integer.toString(freePort()));
-    return new SchedulerProcess(builder, logDir().resolve(name + ".log"));
+    return new SchedulerProcess(
+        builder,
+        logDir().resolve(name + ".log"),
+        () -> client.leases().inNamespace("kube-system").withName(name).delete());
   }
 
   long startedNanos() {
@@ -101,6 +112,7 @@ final class SchedulerProcess implements AutoCloseable {
     if (!process.waitFor(20, TimeUnit.SECONDS)) {
       process.destroyForcibly().waitFor();
     }
+    cleanup.run();
   }
 
   private static Path logDir() {

@@ -85,9 +85,17 @@ public final class SchedulingThroughputBenchmark {
       pool.create(nodes, Map.of("cpu", "32", "memory", "128Gi", "pods", "110"), Map.of(), threads);
       Workload workload = new Workload(client, pool, new CreateLoad(createRate, threads), pods / createRate, pods);
       List<Block> blocks = new ArrayList<>();
-      blocks.add(workload.block("kube-scheduler", run + "-kube", SchedulerProcess::kubeScheduler, latencyPods, latencyRate));
+      blocks.add(
+          workload.block(
+              "kube-scheduler", run + "-kube", SchedulerProcess::kubeScheduler, latencyPods, latencyRate));
       LocalCluster.ensureCrds(client, SchedulerProcess.KOORD_SCHEDULER_CRDS);
-      blocks.add(workload.block("koord-scheduler", run + "-koord", SchedulerProcess::koordScheduler, latencyPods, latencyRate));
+      blocks.add(
+          workload.block(
+              "koord-scheduler",
+              run + "-koord",
+              name -> SchedulerProcess.koordScheduler(client, name),
+              latencyPods,
+              latencyRate));
       BenchReport.write("B4", markdown(nodes, pods, latencyPods, latencyRate, blocks));
     }
   }
