@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.MappingIterator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.koord4j.api.check.GangFeasibilityParameters;
 import io.koord4j.api.device.Device;
 import io.koord4j.api.gang.PodGroup;
 import io.koord4j.api.queue.Queue;
@@ -33,7 +34,8 @@ final class Manifests {
           PodGroup.class,
           Device.class,
           NodeMetric.class,
-          NodeSLO.class);
+          NodeSLO.class,
+          GangFeasibilityParameters.class);
 
   static final List<String> SAMPLE_DIRS = List.of("samples/quota", "samples/queues");
 

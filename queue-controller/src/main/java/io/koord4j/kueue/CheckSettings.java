@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * How the gang-feasibility check behaves, from the controller's environment. AdmissionCheck
- * {@code spec.parameters} are not read: every check with koord4j's controllerName uses these.
+ * How long the gang-feasibility check waits, from the controller's environment: the defaults of
+ * every check, which its GangFeasibilityParameters may override (see {@link CheckConfig}).
  *
  * @param waitBeforeRetry how long a workload may stay Pending before the check answers Retry, so
  *     that Kueue releases its quota for others ({@code KOORD4J_KUEUE_RETRY_AFTER_SECONDS}, default

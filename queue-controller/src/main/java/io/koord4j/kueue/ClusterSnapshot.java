@@ -19,6 +19,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.function.Predicate;
 
 /**
@@ -52,7 +54,7 @@ final class ClusterSnapshot {
       if (pod.getSpec() == null || pod.getSpec().getNodeName() == null) {
         continue;
       }
-      if (holdsResources(pod)) {
+      if (isBoundAndHolding(pod)) {
         podsByNode.computeIfAbsent(pod.getSpec().getNodeName(), n -> new ArrayList<>()).add(pod);
       }
       ownerUid(pod.getMetadata()).ifPresent(uid -> byOwner.merge(uid, 1, Integer::sum));
@@ -87,6 +89,21 @@ final class ClusterSnapshot {
     return nodes.values().stream().filter(node -> filter.test(labels.get(node.name()))).toList();
   }
 
+  /**
+   * The nodes whose labels pass {@code filter}, grouped by their value of the label {@code key}
+   * in value order; nodes without the label belong to no domain.
+   */
+  SortedMap<String, List<ClusterNode>> domains(String key, Predicate<Map<String, String>> filter) {
+    SortedMap<String, List<ClusterNode>> domains = new TreeMap<>();
+    for (ClusterNode node : nodes(filter)) {
+      String value = labels.get(node.name()).get(key);
+      if (value != null) {
+        domains.computeIfAbsent(value, v -> new ArrayList<>()).add(node);
+      }
+    }
+    return domains;
+  }
+
   /** The cluster after {@code placements} of {@code gang}'s pods took their room. */
   ClusterSnapshot withPlaced(List<PodSetRequest> gang, List<PodPlacement> placements) {
     Map<String, ClusterNode> next = new LinkedHashMap<>(nodes);
@@ -101,10 +118,11 @@ final class ClusterSnapshot {
     return new ClusterSnapshot(next, labels, boundPodsByOwner, boundPodsByGang);
   }
 
-  /** Not finished: what the scheduler still counts against the node. */
-  private static boolean holdsResources(Pod pod) {
+  /** Bound and not finished: what the scheduler still counts against its node. */
+  static boolean isBoundAndHolding(Pod pod) {
     String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-    return !"Succeeded".equals(phase) && !"Failed".equals(phase);
+    return pod.getSpec() != null && pod.getSpec().getNodeName() != null
+        && !"Succeeded".equals(phase) && !"Failed".equals(phase);
   }
 
   private static Optional<String> ownerUid(ObjectMeta meta) {

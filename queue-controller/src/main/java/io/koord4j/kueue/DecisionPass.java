@@ -2,13 +2,14 @@ package io.koord4j.kueue;
 
 import io.koord4j.api.kueue.AdmissionCheckState;
 import io.koord4j.api.kueue.Workload;
-import io.koord4j.device.ClusterNode;
 import io.koord4j.device.GangFeasibility;
 import io.koord4j.device.GangPlacement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -34,10 +35,16 @@ final class DecisionPass {
 
   private DecisionPass() {}
 
-  static Result run(ClusterSnapshot cluster, List<WaitingWorkload> waiting, CheckSettings settings, Instant now) {
+  /**
+   * @param quotas taken from by every gang let through; owned by this pass
+   * @param configs by check name, the config of each of our Active checks
+   */
+  static Result run(
+      ClusterSnapshot cluster, QuotaRoom quotas, List<WaitingWorkload> waiting, Map<String, CheckConfig> configs,
+      Instant now) {
     ClusterSnapshot free = cluster;
     for (WaitingWorkload ready : waiting.stream().filter(WaitingWorkload::isReady).toList()) {
-      free = claimUnbound(free, ready.workload());
+      free = claimUnbound(free, quotas, ready.workload());
     }
     List<Write> writes = new ArrayList<>();
     Optional<Instant> nextPass = Optional.empty();
@@ -45,16 +52,19 @@ final class DecisionPass {
       if (workload.ourChecks().stream().allMatch(CheckTransition::isSettled)) {
         continue;
       }
-      Decided decided = decide(free, workload.workload());
-      List<AdmissionCheckState> next = workload.ourChecks().stream()
-          .map(check -> CheckTransition.next(check, decided.verdict, settings, now))
-          .toList();
+      Map<String, GangFit.Decided> byTopology = new HashMap<>();
+      List<AdmissionCheckState> next = new ArrayList<>();
       boolean changed = false;
-      for (int i = 0; i < next.size(); i++) {
-        AdmissionCheckState check = next.get(i);
-        changed |= CheckTransition.changes(workload.ourChecks().get(i), check);
-        if (AdmissionCheckState.PENDING.equals(check.getState())) {
-          Instant retryAt = CheckTransition.retryAt(check, settings, now);
+      for (AdmissionCheckState check : workload.ourChecks()) {
+        CheckConfig config = configs.get(check.getName());
+        ClusterSnapshot view = free;
+        GangFit.Decided decided = byTopology.computeIfAbsent(String.valueOf(config.topologyKey()),
+            key -> GangFit.decide(view, quotas, workload.workload(), config));
+        AdmissionCheckState entry = CheckTransition.next(check, decided.verdict(), config.settings(), now);
+        next.add(entry);
+        changed |= CheckTransition.changes(check, entry);
+        if (AdmissionCheckState.PENDING.equals(entry.getState())) {
+          Instant retryAt = CheckTransition.retryAt(entry, config.settings(), now);
           nextPass = nextPass.filter(earlier -> earlier.isBefore(retryAt)).or(() -> Optional.of(retryAt));
         }
       }
@@ -62,38 +72,16 @@ final class DecisionPass {
         writes.add(new Write(workload.namespace(), workload.name(), next));
       }
       if (next.stream().allMatch(check -> AdmissionCheckState.READY.equals(check.getState()))) {
-        free = free.withPlaced(decided.gang.podSets(), decided.feasibility.placements());
+        GangFit.Decided decided = byTopology.values().iterator().next();
+        free = free.withPlaced(decided.gang().podSets(), decided.placements());
+        take(quotas, workload.workload(), decided.gang());
       }
     }
     return new Result(List.copyOf(writes), nextPass);
   }
 
-  /** The verdict with the gang and placement behind it; gang and feasibility null when invalid. */
-  private record Decided(GangVerdict verdict, WorkloadGang gang, GangFeasibility feasibility) {}
-
-  private static Decided decide(ClusterSnapshot free, Workload workload) {
-    WorkloadGang gang;
-    try {
-      gang = WorkloadGang.of(workload);
-    } catch (IllegalArgumentException e) {
-      return new Decided(GangVerdict.invalid(e.getMessage()), null, null);
-    }
-    List<ClusterNode> nodes = free.nodes(gang::eligible);
-    GangFeasibility feasibility = GangPlacement.check(nodes, gang.podSets());
-    GangVerdict verdict;
-    if (feasibility.fitsNow()) {
-      verdict = GangVerdict.fits(feasibility.placements(), GangPodSetUpdates.of(workload, gang.pods()));
-    } else if (!feasibility.fitsWhenEmpty()) {
-      List<ClusterNode> empty = nodes.stream().map(ClusterNode::emptied).toList();
-      verdict = GangVerdict.neverFits(GangPlacement.check(empty, gang.podSets()).reason());
-    } else {
-      verdict = GangVerdict.waiting(feasibility.reason());
-    }
-    return new Decided(verdict, gang, feasibility);
-  }
-
   /** A gang let through holds room for its pods until they are bound and counted on nodes. */
-  private static ClusterSnapshot claimUnbound(ClusterSnapshot free, Workload workload) {
+  private static ClusterSnapshot claimUnbound(ClusterSnapshot free, QuotaRoom quotas, Workload workload) {
     WorkloadGang unbound;
     try {
       unbound = WorkloadGang.of(workload).without(free.boundPods(workload));
@@ -103,8 +91,13 @@ final class DecisionPass {
     if (unbound.pods() == 0) {
       return free;
     }
+    take(quotas, workload, unbound);
     GangFeasibility feasibility = GangPlacement.check(free.nodes(unbound::eligible), unbound.podSets());
     return feasibility.fitsNow() ? free.withPlaced(unbound.podSets(), feasibility.placements()) : free;
+  }
+
+  private static void take(QuotaRoom quotas, Workload workload, WorkloadGang gang) {
+    QuotaRoom.quotaOf(workload).ifPresent(quota -> quotas.take(quota, gang.request()));
   }
 
   private static int priority(Workload workload) {

@@ -14,20 +14,27 @@ import java.util.TreeMap;
  * binds all of them or none: every pod set joins one gang named after the workload, whose
  * min-available is the workload's pod count. A pod set that already names its gang (gang
  * annotation or PodGroup label) keeps it: Kueue refuses updates that overwrite template values.
+ * When the gang must stay in one topology domain, every pod set also gets its node selector.
  */
 final class GangPodSetUpdates {
   private GangPodSetUpdates() {}
 
-  static List<PodSetUpdate> of(Workload workload, int pods) {
+  /** @param nodeSelector empty unless the gang must stay in one topology domain */
+  static List<PodSetUpdate> of(Workload workload, int pods, Map<String, String> nodeSelector) {
     Map<String, String> gang = Map.of(
         WellKnown.GANG_NAME, workload.getMetadata().getName(),
         WellKnown.GANG_MIN_AVAILABLE, Integer.toString(pods));
     return workload.getSpec().getPodSets().stream()
-        .filter(podSet -> !namesItsGang(podSet))
+        .filter(podSet -> !namesItsGang(podSet) || !nodeSelector.isEmpty())
         .map(podSet -> {
           PodSetUpdate update = new PodSetUpdate();
           update.setName(podSet.getName());
-          update.setAnnotations(new TreeMap<>(gang));
+          if (!namesItsGang(podSet)) {
+            update.setAnnotations(new TreeMap<>(gang));
+          }
+          if (!nodeSelector.isEmpty()) {
+            update.setNodeSelector(new TreeMap<>(nodeSelector));
+          }
           return update;
         })
         .toList();

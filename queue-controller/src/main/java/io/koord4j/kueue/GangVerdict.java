@@ -17,14 +17,17 @@ import java.util.stream.Collectors;
  */
 record GangVerdict(String state, String message, List<PodSetUpdate> podSetUpdates) {
 
-  static GangVerdict fits(List<PodPlacement> placements, List<PodSetUpdate> podSetUpdates) {
+  /** @param domain the topology domain it was fitted into, e.g. {@code rack=r1}; null for none */
+  static GangVerdict fits(List<PodPlacement> placements, String domain, List<PodSetUpdate> podSetUpdates) {
     Map<String, Long> podsByNode = placements.stream()
         .collect(Collectors.groupingBy(PodPlacement::nodeName, TreeMap::new, Collectors.counting()));
     String where = podsByNode.entrySet().stream()
         .map(node -> node.getValue() + " on " + node.getKey())
         .collect(Collectors.joining(", "));
     return new GangVerdict(
-        AdmissionCheckState.READY, "all " + placements.size() + " pods fit now: " + where, podSetUpdates);
+        AdmissionCheckState.READY,
+        "all " + placements.size() + " pods fit now" + (domain == null ? "" : " in " + domain) + ": " + where,
+        podSetUpdates);
   }
 
   static GangVerdict waiting(String reason) {
@@ -36,6 +39,10 @@ record GangVerdict(String state, String message, List<PodSetUpdate> podSetUpdate
         AdmissionCheckState.REJECTED,
         "the gang does not fit even on empty nodes: " + reasonOnEmptyNodes,
         List.of());
+  }
+
+  static GangVerdict rejected(String reason) {
+    return new GangVerdict(AdmissionCheckState.REJECTED, reason, List.of());
   }
 
   static GangVerdict invalid(String problem) {

@@ -9,17 +9,20 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.koord4j.api.check.GangFeasibilityParameters;
 import io.koord4j.api.device.Device;
 import io.koord4j.api.kueue.AdmissionCheck;
 import io.koord4j.api.kueue.KueueObject;
 import io.koord4j.api.kueue.Workload;
+import io.koord4j.api.quota.ElasticQuota;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -32,10 +35,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs the Kueue AdmissionChecks whose controllerName is {@code koord4j.io/gang-feasibility}:
- * marks them Active and answers, for each workload holding quota, whether all its pods can be
- * placed at once. Informers on workloads, checks, nodes, pods and Devices feed one thread that
- * re-decides every waiting workload after any change; the decisions themselves are pure ({@link
- * DecisionPass}).
+ * marks them Active (or not, naming the fault in their parameters) and answers, for each workload
+ * holding quota, whether all its pods can be placed at once. Informers on workloads, checks, their
+ * parameters, nodes, pods, Devices and ElasticQuotas feed one thread that re-decides every waiting
+ * workload after any change; the decisions themselves are pure ({@link DecisionPass}).
  */
 public final class KueueAdmissionCheckController implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KueueAdmissionCheckController.class);
@@ -59,6 +62,9 @@ public final class KueueAdmissionCheckController implements AutoCloseable {
   private final SharedIndexInformer<Node> nodes;
   private final SharedIndexInformer<Pod> pods;
   private final SharedIndexInformer<Device> devices;
+  private final SharedIndexInformer<GangFeasibilityParameters> parameters;
+  private final SharedIndexInformer<ElasticQuota> quotas;
+  private List<SharedIndexInformer<?>> started = List.of();
   /** Passes wait until every informer has listed: a half-seen cluster could look too small. */
   private volatile boolean listed;
   private volatile boolean closed;
@@ -74,16 +80,30 @@ public final class KueueAdmissionCheckController implements AutoCloseable {
     this.nodes = client.nodes().runnableInformer(0);
     this.pods = client.pods().inAnyNamespace().runnableInformer(0);
     this.devices = client.resources(Device.class).runnableInformer(0);
+    this.parameters = client.resources(GangFeasibilityParameters.class).runnableInformer(0);
+    this.quotas = client.resources(ElasticQuota.class).inAnyNamespace().runnableInformer(0);
   }
 
+  /** Kinds the cluster does not serve are left out: nothing of them can exist. */
   private List<SharedIndexInformer<?>> informers() {
-    return List.of(checks, workloads, nodes, pods, devices);
+    List<SharedIndexInformer<?>> all = new ArrayList<>(List.of(checks, workloads, nodes, pods));
+    if (client.supports(Device.class)) {
+      all.add(devices);
+    }
+    if (client.supports(GangFeasibilityParameters.class)) {
+      all.add(parameters);
+    }
+    if (client.supports(ElasticQuota.class)) {
+      all.add(quotas);
+    }
+    return all;
   }
 
   /** Lists everything before the first pass, so that it already sees the whole cluster. */
   private void run() {
     AnyChange onChange = new AnyChange(this::requestPass);
-    informers().forEach(informer -> {
+    started = informers();
+    started.forEach(informer -> {
       informer.addEventHandler(onChange);
       informer.run();
     });
@@ -109,7 +129,7 @@ public final class KueueAdmissionCheckController implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    informers().forEach(SharedIndexInformer::close);
+    started.forEach(SharedIndexInformer::close);
     loop.shutdownNow();
     try {
       loop.awaitTermination(10, TimeUnit.SECONDS);
@@ -128,10 +148,10 @@ public final class KueueAdmissionCheckController implements AutoCloseable {
     passQueued.set(false);
     try {
       Instant now = clock.instant();
-      Set<String> ourChecks = activateOurChecks(now);
+      Map<String, CheckConfig> configs = activateOurChecks(now);
       List<WaitingWorkload> waiting = workloads.getStore().list().stream()
           .map(resource -> KueueObject.from(resource, Workload.class))
-          .map(workload -> WaitingWorkload.of(workload, ourChecks))
+          .map(workload -> WaitingWorkload.of(workload, configs.keySet()))
           .flatMap(Optional::stream)
           .toList();
       if (waiting.isEmpty()) {
@@ -139,8 +159,10 @@ public final class KueueAdmissionCheckController implements AutoCloseable {
       }
       Map<String, Device> devicesByNode = devices.getStore().list().stream()
           .collect(Collectors.toMap(device -> device.getMetadata().getName(), Function.identity()));
-      ClusterSnapshot cluster = ClusterSnapshot.of(nodes.getStore().list(), pods.getStore().list(), devicesByNode);
-      DecisionPass.Result result = DecisionPass.run(cluster, waiting, settings, now);
+      List<Pod> allPods = pods.getStore().list();
+      ClusterSnapshot cluster = ClusterSnapshot.of(nodes.getStore().list(), allPods, devicesByNode);
+      QuotaRoom quotaRoom = QuotaRoom.of(quotas.getStore().list(), nodes.getStore().list(), allPods);
+      DecisionPass.Result result = DecisionPass.run(cluster, quotaRoom, waiting, configs, now);
       result.writes().forEach(this::write);
       result.nextPass().ifPresent(at -> wakeUpAt(at, now));
     } catch (RuntimeException e) {
@@ -149,19 +171,34 @@ public final class KueueAdmissionCheckController implements AutoCloseable {
     }
   }
 
-  /** Marks our checks Active and returns their names. */
-  private Set<String> activateOurChecks(Instant now) {
+  /**
+   * Sets the Active condition of each of our checks from its parameters and returns the configs
+   * of the usable ones, by name.
+   */
+  private Map<String, CheckConfig> activateOurChecks(Instant now) {
+    Map<String, GangFeasibilityParameters> parametersByName = parameters.getStore().list().stream()
+        .collect(Collectors.toMap(found -> found.getMetadata().getName(), Function.identity()));
+    Map<String, CheckConfig> configs = new HashMap<>();
     List<AdmissionCheck> ours = checks.getStore().list().stream()
         .map(resource -> KueueObject.from(resource, AdmissionCheck.class))
         .filter(check -> check.getSpec() != null
             && AdmissionCheck.KOORD4J_CONTROLLER.equals(check.getSpec().getControllerName()))
         .toList();
-    for (AdmissionCheck check : ours.stream().filter(check -> !StatusApply.isActive(check)).toList()) {
-      GenericKubernetesResource body = StatusApply.activeCondition(check, now);
-      client.genericKubernetesResources(AdmissionCheck.CONTEXT).resource(body).subresource("status").patch(APPLY, body);
-      LOG.info("AdmissionCheck {} is Active", check.getMetadata().getName());
+    for (AdmissionCheck check : ours) {
+      String name = check.getMetadata().getName();
+      String problem = null;
+      try {
+        configs.put(name, CheckConfig.of(check, parametersByName, settings));
+      } catch (IllegalArgumentException e) {
+        problem = e.getMessage();
+      }
+      if (!StatusApply.isActiveAsWanted(check, problem)) {
+        GenericKubernetesResource body = StatusApply.activeCondition(check, problem, now);
+        client.genericKubernetesResources(AdmissionCheck.CONTEXT).resource(body).subresource("status").patch(APPLY, body);
+        LOG.info("AdmissionCheck {} is {}", name, problem == null ? "Active" : "not Active: " + problem);
+      }
     }
-    return ours.stream().map(check -> check.getMetadata().getName()).collect(Collectors.toSet());
+    return configs;
   }
 
   private void write(DecisionPass.Write write) {

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.koord4j.device.GpuRequest;
 import io.koord4j.jobs.PodRequests;
+import io.koord4j.quota.ResourceVector;
 import io.koord4j.quota.kube.ResourceQuantities;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
@@ -13,8 +14,9 @@ import java.util.Map;
  * What one pod takes from a node: its effective CPU and memory requests and its GPUs.
  *
  * @param gpu null when the pod asks for no GPU
+ * @param requests every resource it requests, as charged to its quota
  */
-record PodDemand(long milliCpu, long memoryBytes, GpuRequest gpu) {
+record PodDemand(long milliCpu, long memoryBytes, GpuRequest gpu, ResourceVector requests) {
 
   /**
    * The demand of the pods of a pod template.
@@ -25,7 +27,8 @@ record PodDemand(long milliCpu, long memoryBytes, GpuRequest gpu) {
    */
   static PodDemand of(String podKey, PodSpec spec, Map<String, String> annotations, String specPath) {
     Map<String, BigDecimal> requests = PodRequests.of(spec, specPath);
-    return new PodDemand(milliCpu(requests), memoryBytes(requests), gpu(podKey, requests, annotations));
+    return new PodDemand(milliCpu(requests), memoryBytes(requests), gpu(podKey, requests, annotations),
+        ResourceQuantities.fromAmounts(requests));
   }
 
   /**
@@ -41,7 +44,7 @@ record PodDemand(long milliCpu, long memoryBytes, GpuRequest gpu) {
     } catch (IllegalArgumentException e) {
       gpu = null;
     }
-    return new PodDemand(milliCpu(requests), memoryBytes(requests), gpu);
+    return new PodDemand(milliCpu(requests), memoryBytes(requests), gpu, ResourceQuantities.fromAmounts(requests));
   }
 
   private static GpuRequest gpu(String podKey, Map<String, BigDecimal> requests, Map<String, String> annotations) {

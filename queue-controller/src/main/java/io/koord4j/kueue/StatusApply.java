@@ -21,6 +21,7 @@ import java.util.Objects;
 final class StatusApply {
   static final String FIELD_MANAGER = AdmissionCheck.KOORD4J_CONTROLLER;
   static final String ACTIVE_REASON = "Active";
+  static final String INVALID_PARAMETERS_REASON = "InvalidParameters";
 
   private StatusApply() {}
 
@@ -29,27 +30,41 @@ final class StatusApply {
     return body(Workload.KIND, namespace, name, Map.of("admissionChecks", Serialization.jsonMapper().convertValue(checks, List.class)));
   }
 
-  /** The Active condition without which a ClusterQueue using the check admits nothing. */
-  static GenericKubernetesResource activeCondition(AdmissionCheck check, Instant now) {
-    Condition active = new ConditionBuilder()
-        .withType(AdmissionCheck.ACTIVE)
-        .withStatus("True")
-        .withReason(ACTIVE_REASON)
-        .withMessage("koord4j lets a workload start only when all its pods can be placed at once")
-        .withObservedGeneration(check.getMetadata().getGeneration())
-        .withLastTransitionTime(CheckTransition.format(now))
-        .build();
+  /**
+   * The Active condition without which a ClusterQueue using the check admits nothing: True, or
+   * False with the problem of its parameters.
+   *
+   * @param problem null when the check is usable
+   */
+  static GenericKubernetesResource activeCondition(AdmissionCheck check, String problem, Instant now) {
+    Condition desired = desiredActive(check, problem);
+    desired.setLastTransitionTime(CheckTransition.format(now));
     return body(AdmissionCheck.KIND, null, check.getMetadata().getName(),
-        Map.of("conditions", List.of(Serialization.jsonMapper().convertValue(active, Map.class))));
+        Map.of("conditions", List.of(Serialization.jsonMapper().convertValue(desired, Map.class))));
   }
 
-  /** Whether the check already says Active for its current generation. */
-  static boolean isActive(AdmissionCheck check) {
+  /** Whether the check's Active condition already says what {@code problem} calls for. */
+  static boolean isActiveAsWanted(AdmissionCheck check, String problem) {
+    Condition desired = desiredActive(check, problem);
     List<Condition> conditions = check.getStatus() == null ? null : check.getStatus().getConditions();
     return conditions != null && conditions.stream().anyMatch(condition ->
         AdmissionCheck.ACTIVE.equals(condition.getType())
-            && "True".equals(condition.getStatus())
-            && Objects.equals(condition.getObservedGeneration(), check.getMetadata().getGeneration()));
+            && desired.getStatus().equals(condition.getStatus())
+            && desired.getReason().equals(condition.getReason())
+            && desired.getMessage().equals(condition.getMessage())
+            && Objects.equals(condition.getObservedGeneration(), desired.getObservedGeneration()));
+  }
+
+  private static Condition desiredActive(AdmissionCheck check, String problem) {
+    return new ConditionBuilder()
+        .withType(AdmissionCheck.ACTIVE)
+        .withStatus(problem == null ? "True" : "False")
+        .withReason(problem == null ? ACTIVE_REASON : INVALID_PARAMETERS_REASON)
+        .withMessage(problem == null
+            ? "koord4j lets a workload start only when all its pods can be placed at once"
+            : problem)
+        .withObservedGeneration(check.getMetadata().getGeneration())
+        .build();
   }
 
   private static GenericKubernetesResource body(String kind, String namespace, String name, Map<String, Object> status) {

@@ -6,7 +6,9 @@ import io.koord4j.api.kueue.PodSetAssignment;
 import io.koord4j.api.kueue.Workload;
 import io.koord4j.api.kueue.WorkloadPodSet;
 import io.koord4j.device.PodSetRequest;
+import io.koord4j.quota.ResourceVector;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -16,8 +18,10 @@ import java.util.Map;
  * @param podSets one request per pod set with pods left to place
  * @param nodeSelectors the pod sets' nodeSelectors; a node is eligible when it matches any of
  *     them, or any node when a pod set has none (affinity and taints are not considered)
+ * @param requestPerPod by pod set name, what one of its pods requests of its quota
  */
-record WorkloadGang(List<PodSetRequest> podSets, List<Map<String, String>> nodeSelectors) {
+record WorkloadGang(
+    List<PodSetRequest> podSets, List<Map<String, String>> nodeSelectors, Map<String, ResourceVector> requestPerPod) {
 
   /**
    * @throws IllegalArgumentException naming the pod set and field when its pods could never be
@@ -29,6 +33,7 @@ record WorkloadGang(List<PodSetRequest> podSets, List<Map<String, String>> nodeS
         ? List.of() : workload.getSpec().getPodSets();
     List<PodSetRequest> requests = new ArrayList<>();
     List<Map<String, String>> selectors = new ArrayList<>();
+    Map<String, ResourceVector> requestPerPod = new HashMap<>();
     for (int i = 0; i < podSets.size(); i++) {
       WorkloadPodSet podSet = podSets.get(i);
       PodTemplateSpec template = podSet.getTemplate();
@@ -40,13 +45,25 @@ record WorkloadGang(List<PodSetRequest> podSets, List<Map<String, String>> nodeS
           "spec.podSets[" + i + "].template.spec");
       requests.add(new PodSetRequest(
           podSet.getName(), admittedCount(workload, podSet), demand.milliCpu(), demand.memoryBytes(), demand.gpu()));
+      requestPerPod.put(podSet.getName(), demand.requests());
       selectors.add(spec.getNodeSelector() == null ? Map.of() : Map.copyOf(spec.getNodeSelector()));
     }
-    return new WorkloadGang(List.copyOf(requests), List.copyOf(selectors));
+    return new WorkloadGang(List.copyOf(requests), List.copyOf(selectors), Map.copyOf(requestPerPod));
   }
 
   int pods() {
     return podSets.stream().mapToInt(PodSetRequest::count).sum();
+  }
+
+  /** What all its pods request of their quota. */
+  ResourceVector request() {
+    ResourceVector total = ResourceVector.EMPTY;
+    for (PodSetRequest podSet : podSets) {
+      for (int pod = 0; pod < podSet.count(); pod++) {
+        total = total.add(requestPerPod.get(podSet.name()));
+      }
+    }
+    return total;
   }
 
   boolean eligible(Map<String, String> nodeLabels) {
@@ -66,7 +83,7 @@ record WorkloadGang(List<PodSetRequest> podSets, List<Map<String, String>> nodeS
             podSet.memoryBytes(), podSet.gpu()));
       }
     }
-    return new WorkloadGang(List.copyOf(left), nodeSelectors);
+    return new WorkloadGang(List.copyOf(left), nodeSelectors, requestPerPod);
   }
 
   /** With partial admission Kueue may reserve quota for fewer pods than the spec asks. */

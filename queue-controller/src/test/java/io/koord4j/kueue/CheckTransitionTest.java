@@ -25,7 +25,7 @@ class CheckTransitionTest {
   @Test
   void newStateTakesTheCurrentTimeInWholeSeconds() {
     AdmissionCheckState next = CheckTransition.next(
-        entry(AdmissionCheckState.PENDING, EARLIER), GangVerdict.fits(List.of(), List.of()), SETTINGS,
+        entry(AdmissionCheckState.PENDING, EARLIER), GangVerdict.fits(List.of(), null, List.of()), SETTINGS,
         NOW.plusMillis(750));
 
     assertThat(next.getState()).isEqualTo(AdmissionCheckState.READY);

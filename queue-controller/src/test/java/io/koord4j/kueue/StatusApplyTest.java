@@ -42,9 +42,9 @@ class StatusApplyTest {
     AdmissionCheck check = new AdmissionCheck();
     check.setMetadata(new ObjectMetaBuilder().withName("gang-check").withGeneration(3L).build());
     check.setSpec(new AdmissionCheckSpec());
-    assertThat(StatusApply.isActive(check)).isFalse();
+    assertThat(StatusApply.isActiveAsWanted(check, null)).isFalse();
 
-    GenericKubernetesResource body = StatusApply.activeCondition(check, KueueFixtures.NOW);
+    GenericKubernetesResource body = StatusApply.activeCondition(check, null, KueueFixtures.NOW);
 
     assertThat(Serialization.asJson(body)).isEqualTo("""
         {"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"AdmissionCheck","metadata":{"name":"gang-check"},\
@@ -53,6 +53,27 @@ class StatusApplyTest {
         "observedGeneration":3,"reason":"Active","status":"True","type":"Active"}]}}""");
     AdmissionCheck applied = io.koord4j.api.kueue.KueueObject.from(body, AdmissionCheck.class);
     applied.getMetadata().setGeneration(3L);
-    assertThat(StatusApply.isActive(applied)).isTrue();
+    assertThat(StatusApply.isActiveAsWanted(applied, null)).isTrue();
+    assertThat(StatusApply.isActiveAsWanted(applied, "spec.parameters.name: required"))
+        .as("a problem found later turns it inactive").isFalse();
+  }
+
+  @Test
+  void invalidParametersMakeTheCheckInactiveNamingTheField() {
+    AdmissionCheck check = new AdmissionCheck();
+    check.setMetadata(new ObjectMetaBuilder().withName("gang-check").withGeneration(1L).build());
+    check.setSpec(new AdmissionCheckSpec());
+
+    GenericKubernetesResource body =
+        StatusApply.activeCondition(check, "spec.topologyKey: required", KueueFixtures.NOW);
+
+    AdmissionCheck applied = io.koord4j.api.kueue.KueueObject.from(body, AdmissionCheck.class);
+    assertThat(applied.getStatus().getConditions()).singleElement().satisfies(condition -> {
+      assertThat(condition.getStatus()).isEqualTo("False");
+      assertThat(condition.getReason()).isEqualTo("InvalidParameters");
+      assertThat(condition.getMessage()).isEqualTo("spec.topologyKey: required");
+    });
+    applied.getMetadata().setGeneration(1L);
+    assertThat(StatusApply.isActiveAsWanted(applied, "spec.topologyKey: required")).isTrue();
   }
 }
