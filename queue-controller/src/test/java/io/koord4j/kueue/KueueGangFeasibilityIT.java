@@ -14,14 +14,19 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.koord4j.api.WellKnown;
+import io.koord4j.api.check.GangFeasibilityParameters;
 import io.koord4j.api.kueue.AdmissionCheckState;
 import io.koord4j.api.kueue.KueueObject;
 import io.koord4j.api.kueue.Workload;
 import io.koord4j.api.kueue.WorkloadStatus;
+import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.api.quota.ElasticQuotaSpec;
 import io.koord4j.manager.it.InProcessManager;
 import io.koord4j.testing.LocalCluster;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -35,7 +40,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Real Kueue with koord4j's gang-feasibility AdmissionCheck: two KWOK nodes of 8 GPUs, quota for
- * 16, and jobs that Kueue would start on quota alone.
+ * 16, and jobs that Kueue would start on quota alone. A second check, with GangFeasibilityParameters
+ * keeping each gang in one rack, serves four more nodes in two racks and an ElasticQuota.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class KueueGangFeasibilityIT {
@@ -47,6 +53,15 @@ class KueueGangFeasibilityIT {
   private static final String FLAVOR = "kueue-gang-flavor-" + RUN;
   private static final String CHECKED_CQ = "kueue-gang-checked-" + RUN;
   private static final String PLAIN_CQ = "kueue-gang-plain-" + RUN;
+  private static final String RACK_NODE_PREFIX = "kueue-rack-" + RUN;
+  private static final String RACK_LABEL = "koord4j.io/it-rack";
+  private static final String RACK_CHECK = "gang-in-one-rack-" + RUN;
+  private static final String RACK_PARAMETERS = "one-rack-" + RUN;
+  private static final String RACK_CQ = "kueue-gang-racks-" + RUN;
+  private static final String BROKEN_CHECK = "gang-broken-" + RUN;
+  private static final String BROKEN_PARAMETERS = "broken-" + RUN;
+  private static final String QUOTA = "kueue-gang-quota-" + RUN;
+  private static final String QUOTA_NAMESPACE = "koordinator-system";
   /** Long enough that no workload turns Retry during the test. */
   private static final CheckSettings SETTINGS = new CheckSettings(Duration.ofMinutes(10), 60);
   private static final Duration TIMEOUT = Duration.ofSeconds(90);
@@ -67,6 +82,20 @@ class KueueGangFeasibilityIT {
         return n;
       });
     }
+    LocalCluster.script("nodes", "--count", "4", "--cpu", "96", "--memory", "1Ti", "--gpus", "8",
+        "--gpu-model", "H100", "--prefix", RACK_NODE_PREFIX);
+    for (int i = 0; i < 4; i++) {
+      String rack = i < 2 ? "r1" : "r2";
+      client.nodes().withName(rackNode(i)).edit(n -> {
+        n.getMetadata().getLabels().put(POOL_LABEL, RUN + "-racks");
+        n.getMetadata().getLabels().put(RACK_LABEL, rack);
+        return n;
+      });
+    }
+    client.apiextensions().v1().customResourceDefinitions()
+        .load(LocalCluster.repoRoot().resolve("crds/manifests/gangfeasibilityparameters.koord4j.io-v1.yml").toFile())
+        .serverSideApply();
+    await().atMost(TIMEOUT).until(() -> client.supports(GangFeasibilityParameters.class));
     LocalCluster.script("kueue", "up");
     client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)
         .endMetadata().build()).serverSideApply();
@@ -85,6 +114,15 @@ class KueueGangFeasibilityIT {
     apply(clusterQueue(PLAIN_CQ, "0", ""));
     apply(localQueue("checked", CHECKED_CQ));
     apply(localQueue("plain", PLAIN_CQ));
+    apply("""
+        apiVersion: koord4j.io/v1alpha1
+        kind: GangFeasibilityParameters
+        metadata: {name: %s}
+        spec: {topologyScope: Domain, topologyKey: %s}
+        """.formatted(RACK_PARAMETERS, RACK_LABEL));
+    apply(admissionCheck(RACK_CHECK, RACK_PARAMETERS));
+    apply(clusterQueue(RACK_CQ, "32", "admissionChecksStrategy: {admissionChecks: [{name: %s}]}".formatted(RACK_CHECK)));
+    apply(localQueue("racks", RACK_CQ));
     controller = KueueAdmissionCheckController.start(client, SETTINGS);
   }
 
@@ -101,8 +139,17 @@ class KueueGangFeasibilityIT {
       deleteFully(kueueObject("ClusterQueue", CHECKED_CQ));
       deleteFully(kueueObject("ClusterQueue", PLAIN_CQ));
       deleteFully(kueueObject("ResourceFlavor", FLAVOR));
+      deleteFully(kueueObject("ClusterQueue", RACK_CQ));
       deleteFully(kueueObject("AdmissionCheck", CHECK));
+      deleteFully(kueueObject("AdmissionCheck", RACK_CHECK));
+      deleteFully(kueueObject("AdmissionCheck", BROKEN_CHECK));
+      client.resources(GangFeasibilityParameters.class).withName(RACK_PARAMETERS).delete();
+      client.resources(GangFeasibilityParameters.class).withName(BROKEN_PARAMETERS).delete();
+      client.resources(ElasticQuota.class).inNamespace(QUOTA_NAMESPACE).withName(QUOTA).delete();
       nodes().forEach(node -> client.nodes().withName(node).delete());
+      for (int i = 0; i < 4; i++) {
+        client.nodes().withName(rackNode(i)).delete();
+      }
       client.close();
     }
     // Kueue claims every job labelled with a queue name; stop it so later tests own their jobs.
@@ -113,13 +160,7 @@ class KueueGangFeasibilityIT {
   @Test
   @Order(3)
   void gangWaitsForFreeGpusSurvivesARestartThenStarts() {
-    Pod holder = client.resource(new PodBuilder()
-        .withNewMetadata().withName("holder").withNamespace(NAMESPACE).endMetadata()
-        .withNewSpec().withNodeName(nodes().get(1))
-        .addNewContainer().withName("work").withImage("busybox")
-        .withNewResources().addToRequests("nvidia.com/gpu", new Quantity("4"))
-        .addToLimits("nvidia.com/gpu", new Quantity("4")).endResources().endContainer()
-        .endSpec().build()).create();
+    Pod holder = client.resource(gpuPod("holder", nodes().get(1), 4)).create();
     client.resource(gpuJob("gang", 2, 8)).create();
 
     AdmissionCheckState waiting = await().atMost(TIMEOUT).until(() -> ourCheck("gang"),
@@ -193,17 +234,138 @@ class KueueGangFeasibilityIT {
     await().atMost(TIMEOUT).until(() -> Boolean.FALSE.equals(job("plain").getSpec().getSuspend()));
   }
 
+  @Test
+  @Order(4)
+  void missingOrInvalidParametersKeepTheCheckInactiveNamingTheField() {
+    apply(admissionCheck(BROKEN_CHECK, BROKEN_PARAMETERS));
+    await().atMost(TIMEOUT).until(() -> activeCondition(BROKEN_CHECK),
+        active -> active.filter(c -> "False".equals(c.get("status"))).isPresent());
+    assertThat(activeCondition(BROKEN_CHECK).orElseThrow()).containsEntry("message",
+        "spec.parameters.name: GangFeasibilityParameters \"" + BROKEN_PARAMETERS + "\" not found");
+
+    apply("""
+        apiVersion: koord4j.io/v1alpha1
+        kind: GangFeasibilityParameters
+        metadata: {name: %s}
+        spec: {topologyScope: Domain}
+        """.formatted(BROKEN_PARAMETERS));
+    await().atMost(TIMEOUT).until(() -> activeCondition(BROKEN_CHECK).map(c -> c.get("message")),
+        message -> message.equals(Optional.of("GangFeasibilityParameters \"" + BROKEN_PARAMETERS
+            + "\": spec.topologyKey: required when spec.topologyScope is Domain")));
+
+    client.resources(GangFeasibilityParameters.class).withName(BROKEN_PARAMETERS)
+        .edit(fixed -> {
+          fixed.getSpec().setTopologyScope("Node");
+          return fixed;
+        });
+    await().atMost(TIMEOUT).until(() -> activeCondition(BROKEN_CHECK).map(c -> c.get("status")),
+        status -> status.equals(Optional.of("True")));
+  }
+
+  /** Rack r1 has a GPU taken, so only r2 can hold two 8-GPU pods. */
+  @Test
+  @Order(5)
+  void gangThatMustStayInOneRackGetsTheRackWhereItFits() {
+    client.resource(gpuPod("rack-holder", rackNode(0), 1)).create();
+    client.resource(gpuJob("racked", "racks", RUN + "-racks", 2, 8, null)).create();
+
+    await().atMost(TIMEOUT).until(() -> check("racked", RACK_CHECK).map(AdmissionCheckState::getState),
+        state -> state.equals(Optional.of(AdmissionCheckState.READY)));
+    AdmissionCheckState ready = check("racked", RACK_CHECK).orElseThrow();
+    assertThat(ready.getMessage()).startsWith("all 2 pods fit now in " + RACK_LABEL + "=r2: ");
+    assertThat(ready.getPodSetUpdates()).singleElement()
+        .satisfies(update -> assertThat(update.getNodeSelector()).containsExactly(Map.entry(RACK_LABEL, "r2")));
+    await().atMost(TIMEOUT).until(() -> runningPods("racked").size() == 2);
+    assertThat(runningPods("racked")).allSatisfy(pod ->
+        assertThat(pod.getSpec().getNodeSelector()).containsEntry(RACK_LABEL, "r2"));
+    assertThat(runningPods("racked")).extracting(pod -> pod.getSpec().getNodeName())
+        .containsExactlyInAnyOrder(rackNode(2), rackNode(3));
+  }
+
+  /** Rack r1 has 15 free GPUs but the job's ElasticQuota (8 GPUs) has 4 in use. */
+  @Test
+  @Order(6)
+  void gangOfAnElasticQuotaWaitsForQuotaRoomThenStarts() {
+    ElasticQuota quota = new ElasticQuota();
+    quota.getMetadata().setName(QUOTA);
+    quota.getMetadata().setNamespace(QUOTA_NAMESPACE);
+    quota.setSpec(new ElasticQuotaSpec());
+    quota.getSpec().setMin(Map.of("nvidia.com/gpu", new Quantity("8")));
+    quota.getSpec().setMax(Map.of("nvidia.com/gpu", new Quantity("8")));
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(QUOTA_NAMESPACE)
+        .endMetadata().build()).serverSideApply();
+    client.resource(quota).serverSideApply();
+    Pod quotaHolder = gpuPod("quota-holder", rackNode(1), 4);
+    quotaHolder.getMetadata().setLabels(Map.of(WellKnown.QUOTA_NAME, QUOTA));
+    quotaHolder = client.resource(quotaHolder).create();
+    client.resource(gpuJob("quota-gang", "racks", RUN + "-racks", 2, 4, QUOTA)).create();
+
+    await().atMost(TIMEOUT).until(() -> check("quota-gang", RACK_CHECK).map(AdmissionCheckState::getMessage),
+        message -> message.filter(m -> m.startsWith("waiting for room: quota")).isPresent());
+    assertThat(check("quota-gang", RACK_CHECK).orElseThrow()).satisfies(check -> {
+      assertThat(check.getState()).isEqualTo(AdmissionCheckState.PENDING);
+      assertThat(check.getMessage()).isEqualTo(
+          "waiting for room: quota \"" + QUOTA + "\" has 4 of nvidia.com/gpu available, 8 requested");
+    });
+
+    client.resource(quotaHolder).withGracePeriod(0).delete();
+
+    await().atMost(TIMEOUT).until(() -> check("quota-gang", RACK_CHECK).map(AdmissionCheckState::getState),
+        state -> state.equals(Optional.of(AdmissionCheckState.READY)));
+    await().atMost(TIMEOUT).until(() -> runningPods("quota-gang").size() == 2);
+  }
+
+  private static String admissionCheck(String name, String parameters) {
+    return """
+        apiVersion: kueue.x-k8s.io/v1beta2
+        kind: AdmissionCheck
+        metadata: {name: %s}
+        spec:
+          controllerName: koord4j.io/gang-feasibility
+          parameters: {apiGroup: koord4j.io, kind: GangFeasibilityParameters, name: %s}
+        """.formatted(name, parameters);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Optional<Map<String, Object>> activeCondition(String check) {
+    GenericKubernetesResource found = kueueObject("AdmissionCheck", check).get();
+    List<Map<String, Object>> conditions = found == null ? null : found.get("status", "conditions");
+    return conditions == null ? Optional.empty()
+        : conditions.stream().filter(c -> "Active".equals(c.get("type"))).findFirst();
+  }
+
+  private static String rackNode(int i) {
+    return RACK_NODE_PREFIX + "-" + i;
+  }
+
+  /** A running pod holding GPUs by request, bound to {@code node}. */
+  private static Pod gpuPod(String name, String node, int gpus) {
+    return new PodBuilder()
+        .withNewMetadata().withName(name).withNamespace(NAMESPACE).endMetadata()
+        .withNewSpec().withNodeName(node)
+        .addNewContainer().withName("work").withImage("busybox")
+        .withNewResources().addToRequests("nvidia.com/gpu", new Quantity(Integer.toString(gpus)))
+        .addToLimits("nvidia.com/gpu", new Quantity(Integer.toString(gpus))).endResources().endContainer()
+        .endSpec().build();
+  }
+
   /** A job in the queue with our check. */
   private static Job gpuJob(String name, int pods, int gpusPerPod) {
+    return gpuJob(name, "checked", RUN, pods, gpusPerPod, null);
+  }
+
+  /** @param quota the ElasticQuota its pods are charged to, or null */
+  private static Job gpuJob(String name, String queue, String pool, int pods, int gpusPerPod, String quota) {
     Quantity gpus = new Quantity(Integer.toString(gpusPerPod));
     return new JobBuilder()
         .withNewMetadata().withName(name).withNamespace(NAMESPACE)
-        .addToLabels("kueue.x-k8s.io/queue-name", "checked").endMetadata()
+        .addToLabels("kueue.x-k8s.io/queue-name", queue).endMetadata()
         .withNewSpec().withParallelism(pods).withCompletions(pods)
         .withNewTemplate()
-        .withNewMetadata().addToAnnotations("pod-complete.stage.kwok.x-k8s.io/delay", "1h").endMetadata()
+        .withNewMetadata().addToAnnotations("pod-complete.stage.kwok.x-k8s.io/delay", "1h")
+        .withLabels(quota == null ? Map.of() : Map.of(WellKnown.QUOTA_NAME, quota)).endMetadata()
         .withNewSpec().withRestartPolicy("Never")
-        .addToNodeSelector(POOL_LABEL, RUN)
+        .addToNodeSelector(POOL_LABEL, pool)
         .addNewContainer().withName("train").withImage("busybox")
         .withNewResources()
         .addToRequests("cpu", new Quantity("1"))
@@ -285,10 +447,14 @@ class KueueGangFeasibilityIT {
   }
 
   private static Optional<AdmissionCheckState> ourCheck(String jobName) {
+    return check(jobName, CHECK);
+  }
+
+  private static Optional<AdmissionCheckState> check(String jobName, String check) {
     return workload(jobName)
         .map(Workload::getStatus)
         .map(WorkloadStatus::getAdmissionChecks)
-        .flatMap(checks -> checks.stream().filter(c -> CHECK.equals(c.getName())).findFirst());
+        .flatMap(checks -> checks.stream().filter(c -> check.equals(c.getName())).findFirst());
   }
 
   private static boolean isTrue(Workload workload, String type) {
