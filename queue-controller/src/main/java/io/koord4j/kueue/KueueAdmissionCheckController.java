@@ -1,19 +1,16 @@
 package io.koord4j.kueue;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.koord4j.api.check.GangFeasibilityParameters;
 import io.koord4j.api.device.Device;
 import io.koord4j.api.kueue.AdmissionCheck;
 import io.koord4j.api.kueue.KueueObject;
-import io.koord4j.api.kueue.Workload;
 import io.koord4j.api.quota.ElasticQuota;
 import java.time.Clock;
 import java.time.Duration;
@@ -40,25 +37,21 @@ import org.slf4j.LoggerFactory;
  * parameters, nodes, pods, Devices and ElasticQuotas feed one thread that re-decides every waiting
  * workload after any change; the decisions themselves are pure ({@link DecisionPass}).
  */
-public final class KueueAdmissionCheckController implements AutoCloseable {
+public final class KueueAdmissionCheckController<T extends HasMetadata> implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KueueAdmissionCheckController.class);
   /** Changes arriving together, such as the pods of one job, are decided in one pass. */
   private static final Duration COALESCE = Duration.ofMillis(200);
   private static final Duration AFTER_FAILURE = Duration.ofSeconds(5);
-  private static final PatchContext APPLY = new PatchContext.Builder()
-      .withPatchType(PatchType.SERVER_SIDE_APPLY)
-      .withFieldManager(StatusApply.FIELD_MANAGER)
-      .withForce(true)
-      .build();
 
   private final KubernetesClient client;
+  private final CheckedObjects<T> checked;
   private final CheckSettings settings;
   private final Clock clock;
   private final ScheduledExecutorService loop =
       Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "kueue-gang-feasibility"));
   private final AtomicBoolean passQueued = new AtomicBoolean();
   private final SharedIndexInformer<GenericKubernetesResource> checks;
-  private final SharedIndexInformer<GenericKubernetesResource> workloads;
+  private final SharedIndexInformer<T> workloads;
   private final SharedIndexInformer<Node> nodes;
   private final SharedIndexInformer<Pod> pods;
   private final SharedIndexInformer<Device> devices;
@@ -71,12 +64,14 @@ public final class KueueAdmissionCheckController implements AutoCloseable {
   /** Touched only on the loop thread. */
   private ScheduledFuture<?> wakeUp;
 
-  private KueueAdmissionCheckController(KubernetesClient client, CheckSettings settings, Clock clock) {
+  private KueueAdmissionCheckController(
+      KubernetesClient client, CheckedObjects<T> checked, CheckSettings settings, Clock clock) {
     this.client = client;
+    this.checked = checked;
     this.settings = settings;
     this.clock = clock;
     this.checks = client.genericKubernetesResources(AdmissionCheck.CONTEXT).runnableInformer(0);
-    this.workloads = client.genericKubernetesResources(Workload.CONTEXT).inAnyNamespace().runnableInformer(0);
+    this.workloads = checked.informer(client);
     this.nodes = client.nodes().runnableInformer(0);
     this.pods = client.pods().inAnyNamespace().runnableInformer(0);
     this.devices = client.resources(Device.class).runnableInformer(0);
@@ -86,7 +81,10 @@ public final class KueueAdmissionCheckController implements AutoCloseable {
 
   /** Kinds the cluster does not serve are left out: nothing of them can exist. */
   private List<SharedIndexInformer<?>> informers() {
-    List<SharedIndexInformer<?>> all = new ArrayList<>(List.of(checks, workloads, nodes, pods));
+    List<SharedIndexInformer<?>> all = new ArrayList<>(List.of(workloads, nodes, pods));
+    if (client.getApiGroup(KueueObject.GROUP) != null) {
+      all.add(checks);
+    }
     if (client.supports(Device.class)) {
       all.add(devices);
     }
@@ -111,18 +109,30 @@ public final class KueueAdmissionCheckController implements AutoCloseable {
     requestPass();
   }
 
-  /** Starts with the settings of the environment ({@link CheckSettings#from}). */
-  public static KueueAdmissionCheckController start(KubernetesClient client) {
+  /** Answers for Kueue's workloads, with the settings of the environment ({@link CheckSettings#from}). */
+  public static KueueAdmissionCheckController<GenericKubernetesResource> start(KubernetesClient client) {
     return start(client, CheckSettings.from(System.getenv()));
   }
 
-  /** Starts the informers (returning once they have listed) and a first pass over the cluster. */
-  public static KueueAdmissionCheckController start(KubernetesClient client, CheckSettings settings) {
-    KueueAdmissionCheckController controller =
-        new KueueAdmissionCheckController(client, settings, Clock.systemUTC());
+  /** Answers for Kueue's workloads. */
+  public static KueueAdmissionCheckController<GenericKubernetesResource> start(
+      KubernetesClient client, CheckSettings settings) {
+    return start(client, CheckedObjects.kueueWorkloads(), settings);
+  }
+
+  /**
+   * Starts the informers (returning once they have listed) and a first pass over the cluster.
+   * Without Kueue's API no AdmissionCheck exists, so nothing is decided until the controller
+   * restarts after Kueue's CRDs are installed.
+   */
+  public static <T extends HasMetadata> KueueAdmissionCheckController<T> start(
+      KubernetesClient client, CheckedObjects<T> checked, CheckSettings settings) {
+    KueueAdmissionCheckController<T> controller =
+        new KueueAdmissionCheckController<>(client, checked, settings, Clock.systemUTC());
     controller.run();
-    LOG.info("Kueue admission checks {} running (Retry after {} s Pending, requeue after {} s)",
-        AdmissionCheck.KOORD4J_CONTROLLER, settings.waitBeforeRetry().toSeconds(), settings.requeueAfterSeconds());
+    LOG.info("admission checks {} answer for {} (Retry after {} s Pending, requeue after {} s)",
+        AdmissionCheck.KOORD4J_CONTROLLER, checked.description(), settings.waitBeforeRetry().toSeconds(),
+        settings.requeueAfterSeconds());
     return controller;
   }
 
@@ -150,8 +160,7 @@ public final class KueueAdmissionCheckController implements AutoCloseable {
       Instant now = clock.instant();
       Map<String, CheckConfig> configs = activateOurChecks(now);
       List<WaitingWorkload> waiting = workloads.getStore().list().stream()
-          .map(resource -> KueueObject.from(resource, Workload.class))
-          .map(workload -> WaitingWorkload.of(workload, configs.keySet()))
+          .map(object -> checked.waiting(object, configs.keySet()))
           .flatMap(Optional::stream)
           .toList();
       if (waiting.isEmpty()) {
@@ -161,9 +170,11 @@ public final class KueueAdmissionCheckController implements AutoCloseable {
           .collect(Collectors.toMap(device -> device.getMetadata().getName(), Function.identity()));
       List<Pod> allPods = pods.getStore().list();
       ClusterSnapshot cluster = ClusterSnapshot.of(nodes.getStore().list(), allPods, devicesByNode);
-      QuotaRoom quotaRoom = QuotaRoom.of(quotas.getStore().list(), nodes.getStore().list(), allPods);
+      QuotaRoom quotaRoom = checked.checksQuota()
+          ? QuotaRoom.of(quotas.getStore().list(), nodes.getStore().list(), allPods)
+          : QuotaRoom.UNCHECKED;
       DecisionPass.Result result = DecisionPass.run(cluster, quotaRoom, waiting, configs, now);
-      result.writes().forEach(this::write);
+      result.writes().forEach(write -> write(write, now));
       result.nextPass().ifPresent(at -> wakeUpAt(at, now));
     } catch (RuntimeException e) {
       LOG.warn("Kueue admission check pass failed; trying again in {} s", AFTER_FAILURE.toSeconds(), e);
@@ -194,26 +205,22 @@ public final class KueueAdmissionCheckController implements AutoCloseable {
       }
       if (!StatusApply.isActiveAsWanted(check, problem)) {
         GenericKubernetesResource body = StatusApply.activeCondition(check, problem, now);
-        client.genericKubernetesResources(AdmissionCheck.CONTEXT).resource(body).subresource("status").patch(APPLY, body);
+        client.genericKubernetesResources(AdmissionCheck.CONTEXT).resource(body).subresource("status")
+            .patch(KueueWorkloads.APPLY, body);
         LOG.info("AdmissionCheck {} is {}", name, problem == null ? "Active" : "not Active: " + problem);
       }
     }
     return configs;
   }
 
-  private void write(DecisionPass.Write write) {
-    GenericKubernetesResource body = StatusApply.workloadChecks(write.namespace(), write.name(), write.checks());
-    try {
-      client.genericKubernetesResources(Workload.CONTEXT).inNamespace(write.namespace()).resource(body)
-          .subresource("status").patch(APPLY, body);
-      write.checks().forEach(check -> LOG.info("workload {}/{}: check {} {}: {}",
-          write.namespace(), write.name(), check.getName(), check.getState(), check.getMessage()));
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 404) {
-        throw e;
-      }
-      // The workload is gone; its informer event ends the matter.
+  private void write(DecisionPass.Write write, Instant now) {
+    T current = workloads.getStore().getByKey(write.namespace() + "/" + write.name());
+    if (current == null) {
+      return;
     }
+    checked.write(client, current, write.checks(), now);
+    write.checks().forEach(check -> LOG.info("{} {}/{}: check {} {}: {}", checked.description(),
+        write.namespace(), write.name(), check.getName(), check.getState(), check.getMessage()));
   }
 
   /** Keeps the earliest pending wake-up. */

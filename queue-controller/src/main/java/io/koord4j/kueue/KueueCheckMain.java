@@ -14,7 +14,7 @@ public final class KueueCheckMain {
   public static void main(String[] args) throws InterruptedException {
     CountDownLatch stopped = new CountDownLatch(1);
     KubernetesClient client = new KubernetesClientBuilder().build();
-    KueueAdmissionCheckController controller = KueueAdmissionCheckController.start(client);
+    KueueAdmissionCheckController<?> controller = KueueAdmissionCheckController.start(client);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       controller.close();
       client.close();

@@ -26,14 +26,19 @@ import java.util.stream.Stream;
  * their room with {@link #take}, so that two are never let through on the same room.
  */
 final class QuotaRoom {
+  /** For gangs whose quota koord4j's own queues reserved already: no quota refuses them. */
+  static final QuotaRoom UNCHECKED = new QuotaRoom(QuotaTree.of(List.of()), null, false);
+
   private final QuotaTree tree;
   private final QuotaLedger ledger;
   private final String treeProblem;
+  private final boolean checked;
 
-  private QuotaRoom(QuotaTree tree, String treeProblem) {
+  private QuotaRoom(QuotaTree tree, String treeProblem, boolean checked) {
     this.tree = tree;
     this.ledger = new QuotaLedger(tree);
     this.treeProblem = treeProblem;
+    this.checked = checked;
   }
 
   /** A tree that cannot be built (invalid specs or quantities) leaves every quota Pending with why. */
@@ -43,9 +48,9 @@ final class QuotaRoom {
       room = new QuotaRoom(QuotaTree.of(quotas.stream()
           .filter(quota -> !WellKnown.ROOT_QUOTA.equals(quota.getMetadata().getName()))
           .map(ElasticQuotaSpecs::from)
-          .toList()), null);
+          .toList()), null, true);
     } catch (IllegalArgumentException e) {
-      room = new QuotaRoom(QuotaTree.of(List.of()), "the ElasticQuota tree is invalid: " + e.getMessage());
+      room = new QuotaRoom(QuotaTree.of(List.of()), "the ElasticQuota tree is invalid: " + e.getMessage(), true);
     }
     room.ledger.setClusterTotal(nodes.stream()
         .map(node -> node.getStatus() == null ? null : node.getStatus().getAllocatable())
@@ -79,6 +84,9 @@ final class QuotaRoom {
    * than the max of the quota or of an ancestor); empty when it fits.
    */
   Optional<GangVerdict> refusal(String quota, ResourceVector request) {
+    if (!checked) {
+      return Optional.empty();
+    }
     if (treeProblem != null) {
       return Optional.of(GangVerdict.waiting(treeProblem));
     }
@@ -97,7 +105,7 @@ final class QuotaRoom {
 
   /** Counts a gang let through as using its quota. */
   void take(String quota, ResourceVector request) {
-    if (treeProblem == null && isLeaf(quota)) {
+    if (checked && treeProblem == null && isLeaf(quota)) {
       ledger.addUsed(quota, request);
     }
   }

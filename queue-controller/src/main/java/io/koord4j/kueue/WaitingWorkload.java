@@ -15,9 +15,9 @@ import java.util.Set;
  * @param ourChecks its entries whose AdmissionCheck has koord4j's controllerName, as Kueue or we
  *     last wrote them
  */
-record WaitingWorkload(Workload workload, List<AdmissionCheckState> ourChecks) {
+public record WaitingWorkload(Workload workload, List<AdmissionCheckState> ourChecks) {
 
-  static Optional<WaitingWorkload> of(Workload workload, Set<String> ourCheckNames) {
+  public static Optional<WaitingWorkload> of(Workload workload, Set<String> ourCheckNames) {
     WorkloadStatus status = workload.getStatus();
     if (status == null || status.getAdmissionChecks() == null
         || !isTrue(status, WorkloadStatus.QUOTA_RESERVED)

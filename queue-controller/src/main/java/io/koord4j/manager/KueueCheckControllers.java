@@ -6,7 +6,7 @@ import io.koord4j.kueue.KueueAdmissionCheckController;
 /** The leader's work when koord4j serves Kueue as an AdmissionCheck: gang feasibility only. */
 final class KueueCheckControllers implements LeaderControllers {
   private final KubernetesClient client;
-  private KueueAdmissionCheckController controller;
+  private KueueAdmissionCheckController<?> controller;
 
   KueueCheckControllers(KubernetesClient client) {
     this.client = client;

@@ -5,8 +5,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
+import io.koord4j.api.queue.QueueUnit;
+import io.koord4j.kueue.CheckSettings;
+import io.koord4j.kueue.KueueAdmissionCheckController;
 import io.koord4j.manager.admission.AdmissionLoop;
 import io.koord4j.manager.admission.AdmissionSnapshots;
+import io.koord4j.manager.admission.UnitAdmissionChecks;
 import io.koord4j.manager.jobs.JobIntegrations;
 import io.koord4j.manager.jobs.JobReconciler;
 import io.koord4j.manager.metrics.ManagerMetrics;
@@ -18,8 +22,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The queue controller while it leads: the admission loop and the reconcilers of jobs, quotas and
- * queues, all against one cluster.
+ * The queue controller while it leads: the admission loop, the gang-feasibility checks its queues
+ * name, and the reconcilers of jobs, quotas and queues, all against one cluster.
  */
 public final class Manager implements LeaderControllers {
   private static final Logger LOG = LoggerFactory.getLogger(Manager.class);
@@ -32,10 +36,14 @@ public final class Manager implements LeaderControllers {
           .setMaxInterval(10_000)
           .withoutMaxAttempts();
 
+  private final KubernetesClient client;
   private final AdmissionLoop loop;
   private final Operator operator;
+  /** Answers the gang-feasibility checks that Queues name, for their units. */
+  private KueueAdmissionCheckController<QueueUnit> unitChecks;
 
   public Manager(KubernetesClient client, MeterRegistry registry) {
+    this.client = client;
     Clock clock = Clock.systemUTC();
     AdmissionSnapshots snapshots = new AdmissionSnapshots();
     this.loop =
@@ -64,12 +72,17 @@ public final class Manager implements LeaderControllers {
   /** Rebuilds the admission state from the cluster, then starts reconciling. */
   public void start() throws InterruptedException {
     loop.start();
+    unitChecks = KueueAdmissionCheckController.start(
+        client, new UnitAdmissionChecks(), CheckSettings.from(System.getenv()));
     operator.start();
   }
 
   @Override
   public void close() {
     operator.stop();
+    if (unitChecks != null) {
+      unitChecks.close();
+    }
     loop.close();
   }
 

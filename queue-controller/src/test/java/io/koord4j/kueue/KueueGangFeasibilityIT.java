@@ -67,7 +67,7 @@ class KueueGangFeasibilityIT {
   private static final Duration TIMEOUT = Duration.ofSeconds(90);
 
   private static KubernetesClient client;
-  private static KueueAdmissionCheckController controller;
+  private static KueueAdmissionCheckController<?> controller;
 
   @BeforeAll
   static void setUp() {

@@ -17,6 +17,7 @@ import io.koord4j.queue.core.AdmissionCore;
 import io.koord4j.queue.core.AdmissionPass;
 import io.koord4j.queue.core.Preemption;
 import io.koord4j.queue.core.UnitPhase;
+import io.koord4j.queue.core.UnitSpec;
 import io.koord4j.queue.core.UnitStatus;
 import io.koord4j.queue.core.WaitingUnit;
 import io.koord4j.quota.ResourceVector;
@@ -48,8 +49,8 @@ import org.slf4j.LoggerFactory;
  * pass's decisions are written to the units' status.
  *
  * <p>State lives in the cluster: on start the core is rebuilt from the informers before the
- * first pass, units whose phase is Dequeued or Running, and evicted units whose jobs have not
- * stopped yet, counting as admitted, so a restart neither counts quota twice nor admits twice. A write that the API server refuses (conflict, unit gone)
+ * first pass, units whose phase is Reserved, Dequeued or Running, and evicted units whose jobs have
+ * not stopped yet, counting as admitted, so a restart neither counts quota twice nor admits twice. A write that the API server refuses (conflict, unit gone)
  * is undone by re-reading the unit, and the next pass decides again.
  */
 public final class AdmissionLoop implements AutoCloseable {
@@ -246,7 +247,7 @@ public final class AdmissionLoop implements AutoCloseable {
     }
     core.restoreRequeues(id, UnitStatuses.requeues(status), UnitStatuses.requeueAt(status));
     UnitPhase held = core.status(id).orElseThrow().phase();
-    if (UnitStatuses.isAdmitted(status)) {
+    if (UnitStatuses.isAdmitted(status) || UnitStatuses.isReserved(status)) {
       core.markAdmitted(id, admittedAt(status));
       if (QueueUnitPhase.RUNNING.equals(status.getPhase())) {
         core.markPodsRunning(id);
@@ -294,10 +295,15 @@ public final class AdmissionLoop implements AutoCloseable {
     }
   }
 
+  /** A unit whose queue names admission checks holds its quota in Reserved until they pass. */
   private void admit(String id, Instant now) {
     QueueUnit unit = units.get(id);
-    String quota = core.status(id).orElseThrow().spec().quota();
-    if (store(unit, UnitStatuses.admitted(unit, quota, now), now)) {
+    UnitSpec spec = core.status(id).orElseThrow().spec();
+    List<String> checks = QueueChecks.required(queues.get(spec.queue()), unit);
+    QueueUnitStatus admitted = checks.isEmpty()
+        ? UnitStatuses.admitted(unit, spec.quota(), now)
+        : UnitStatuses.reserved(unit, spec.quota(), checks, now);
+    if (store(unit, admitted, now)) {
       announced.remove(id);
       observer.admitted(unit.getSpec().getQueue(), Duration.between(created(unit), now));
     }

@@ -2,6 +2,7 @@ package io.koord4j.manager.admission;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.koord4j.api.kueue.AdmissionCheckState;
 import io.koord4j.api.kueue.PodSet;
 import io.koord4j.api.queue.PodSetAdmission;
 import io.koord4j.api.queue.QueueUnit;
@@ -22,6 +23,9 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * The status a QueueUnit should have after a decision of the admission core. Pure: each method
@@ -35,6 +39,10 @@ public final class UnitStatuses {
   static final String REASON_PENDING = "Pending";
 
   static final String REASON_ADMITTED = "Admitted";
+
+  static final String REASON_CHECKS_PENDING = "AdmissionChecksPending";
+  static final String REASON_CHECK_REJECTED = "AdmissionCheckRejected";
+  static final String REASON_CHECK_RETRY = "AdmissionCheck";
 
   public static QueueUnitStatus admitted(QueueUnit unit, String quota, Instant now) {
     QueueUnitStatus status = copy(unit.getStatus());
@@ -52,6 +60,100 @@ public final class UnitStatuses {
     }
     status.setConditions(conditions);
     return status;
+  }
+
+  /**
+   * A unit whose quota is reserved but whose queue names admission checks: its job stays
+   * suspended in phase Reserved until every check is Ready ({@link #checked}). Every check starts
+   * Pending.
+   */
+  public static QueueUnitStatus reserved(QueueUnit unit, String quota, List<String> checks, Instant now) {
+    QueueUnitStatus status = admitted(unit, quota, now);
+    status.setPhase(QueueUnitPhase.RESERVED);
+    status.setMessage("quota \"" + quota + "\" reserved; waiting for admission checks " + String.join(", ", checks));
+    status.setAdmissionChecks(checks.stream().map(name -> pendingCheck(name, now)).toList());
+    status.setConditions(
+        set(status.getConditions(), QueueUnitConditions.ADMITTED, false, REASON_CHECKS_PENDING,
+            status.getMessage(), now));
+    return status;
+  }
+
+  /**
+   * A Reserved unit after the checks the manager runs answered ({@code decided}, merged by name
+   * into the unit's entries): any Rejected ends the unit (phase Failed, quota released, the job
+   * never started); any Retry releases the quota and backs off; all Ready starts the job; else it
+   * stays Reserved.
+   */
+  public static QueueUnitStatus checked(QueueUnit unit, List<AdmissionCheckState> decided, Instant now) {
+    QueueUnitStatus status = copy(unit.getStatus());
+    List<AdmissionCheckState> entries = new ArrayList<>(orEmpty(status.getAdmissionChecks()));
+    for (AdmissionCheckState entry : decided) {
+      entries.removeIf(old -> old.getName().equals(entry.getName()));
+      entries.add(entry);
+    }
+    status.setAdmissionChecks(entries);
+    Optional<AdmissionCheckState> rejected = inState(entries, AdmissionCheckState.REJECTED);
+    Optional<AdmissionCheckState> retry = inState(entries, AdmissionCheckState.RETRY);
+    if (rejected.isPresent()) {
+      release(status, QueueUnitPhase.FAILED, REASON_CHECK_REJECTED, QueueUnitConditions.REASON_DEACTIVATED,
+          "admission check " + rejected.get().getName() + " rejected the unit: " + rejected.get().getMessage(), now);
+    } else if (retry.isPresent()) {
+      release(status, QueueUnitPhase.TIMEOUT_BACKOFF, REASON_CHECK_RETRY, REASON_CHECK_RETRY,
+          "admission check " + retry.get().getName() + " asks to retry later: " + retry.get().getMessage(), now);
+    } else if (entries.stream().allMatch(entry -> AdmissionCheckState.READY.equals(entry.getState()))) {
+      status.setPhase(QueueUnitPhase.DEQUEUED);
+      status.setMessage("admitted: quota reserved and every admission check Ready");
+      status.setConditions(set(status.getConditions(), QueueUnitConditions.ADMITTED, true, REASON_ADMITTED,
+          status.getMessage(), now));
+    }
+    return status;
+  }
+
+  /** The node selectors of the Ready checks' podSetUpdates, merged: where the checks placed the gang. */
+  public static Map<String, String> checkedNodeSelector(QueueUnitStatus status) {
+    Map<String, String> selector = new TreeMap<>();
+    orEmpty(status == null ? null : status.getAdmissionChecks()).stream()
+        .filter(check -> AdmissionCheckState.READY.equals(check.getState()))
+        .flatMap(check -> orEmpty(check.getPodSetUpdates()).stream())
+        .filter(update -> update.getNodeSelector() != null)
+        .forEach(update -> selector.putAll(update.getNodeSelector()));
+    return selector;
+  }
+
+  /** Reserved: its quota is held, its job waits for the admission checks. */
+  public static boolean isReserved(QueueUnitStatus status) {
+    return status != null && QueueUnitPhase.RESERVED.equals(status.getPhase());
+  }
+
+  /** The quota is given back and the unit evicted, as Kueue does on Retry and Rejected. */
+  private static void release(
+      QueueUnitStatus status, String phase, String reason, String evictedReason, String message, Instant now) {
+    status.setPhase(phase);
+    status.setMessage(message);
+    status.setAdmissions(null);
+    endBackoff(status);
+    List<Condition> conditions = status.getConditions();
+    conditions = set(conditions, QueueUnitConditions.QUOTA_RESERVED, false, reason, message, now);
+    conditions = set(conditions, QueueUnitConditions.ADMITTED, false, reason, message, now);
+    conditions = set(conditions, QueueUnitConditions.EVICTED, true, evictedReason, message, now);
+    status.setConditions(conditions);
+  }
+
+  private static Optional<AdmissionCheckState> inState(List<AdmissionCheckState> entries, String state) {
+    return entries.stream().filter(entry -> state.equals(entry.getState())).findFirst();
+  }
+
+  private static AdmissionCheckState pendingCheck(String name, Instant now) {
+    AdmissionCheckState check = new AdmissionCheckState();
+    check.setName(name);
+    check.setState(AdmissionCheckState.PENDING);
+    check.setMessage("");
+    check.setLastTransitionTime(now.truncatedTo(ChronoUnit.SECONDS).toString());
+    return check;
+  }
+
+  private static <T> List<T> orEmpty(List<T> list) {
+    return list == null ? List.of() : list;
   }
 
   /**

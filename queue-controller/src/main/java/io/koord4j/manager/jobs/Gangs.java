@@ -9,6 +9,7 @@ import io.koord4j.api.gang.PodGroup;
 import io.koord4j.api.gang.PodGroupSpec;
 import io.koord4j.jobs.PodSetInfo;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A job of more than one pod starts as a gang: a PodGroup named like the job whose minMember is
@@ -63,5 +64,12 @@ public final class Gangs {
           .endMetadata();
     }
     return builder.build();
+  }
+
+  /** The template with {@code nodeSelector} added, e.g. the topology domain its gang fits in. */
+  public static PodTemplateSpec withNodeSelector(PodTemplateSpec template, Map<String, String> nodeSelector) {
+    return nodeSelector.isEmpty()
+        ? template
+        : new PodTemplateSpecBuilder(template).editOrNewSpec().addToNodeSelector(nodeSelector).endSpec().build();
   }
 }

@@ -103,7 +103,7 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
       finish(unit.get(), phase, client);
     } else if (UnitStatuses.isAdmitted(status)) {
       if (adapter.isSuspended(job)) {
-        start(job, client);
+        start(job, UnitStatuses.checkedNodeSelector(status), client);
       } else if (phase == JobPhase.RUNNING && QueueUnitPhase.DEQUEUED.equals(status.getPhase())) {
         markRunning(unit.get(), client);
       }
@@ -135,13 +135,17 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
     KubeObjects.createIfAbsent(client, QueueUnits.desired(adapter, queued, queue, priority(queued, client)));
   }
 
-  /** Joins the pods to the gang and resumes the job in one update, after the PodGroup exists. */
-  private void start(T job, KubernetesClient client) {
+  /**
+   * Joins the pods to the gang, keeps them where the admission checks placed the gang, and
+   * resumes the job in one update, after the PodGroup exists.
+   */
+  private void start(T job, Map<String, String> nodeSelector, KubernetesClient client) {
     List<PodSetInfo> podSets = adapter.podSets(job);
     if (Gangs.needsPodGroup(podSets)) {
       KubeObjects.createIfAbsent(client, Gangs.podGroup(job, podSets));
     }
-    T started = adapter.resume(adapter.editPodTemplates(job, t -> Gangs.join(t, job, podSets)));
+    T started = adapter.resume(adapter.editPodTemplates(
+        job, t -> Gangs.withNodeSelector(Gangs.join(t, job, podSets), nodeSelector)));
     Map<String, String> annotations = new HashMap<>(orEmpty(started.getMetadata().getAnnotations()));
     annotations.put(WellKnown.JOB_DEQUEUE_TIMESTAMP, now());
     started.getMetadata().setAnnotations(annotations);
