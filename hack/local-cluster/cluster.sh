@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A real Kubernetes control plane on 127.0.0.1, built from upstream Go modules:
 # etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok (fake nodes), and Kueue on demand.
-# Usage: cluster.sh build|up|down|status|logs <component>|nodes [flags]|kueue up|down|jobs up|down|kubeconfig|kubectl <args>
+# Usage: cluster.sh build|up|down|status|logs <component>|nodes [flags]|kueue up|down|crds|jobs up|down|kubeconfig|kubectl <args>
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -422,15 +422,25 @@ kueue_webhooks() {
     "$dir/config/components/webhook/manifests.yaml"
 }
 
+# Kueue's CRDs alone, e.g. for koord4j Queues that name AdmissionChecks while Kueue itself is off
+kueue_crds() {
+  kubectl apply --server-side --force-conflicts -f "$1/config/components/crd/bases" >/dev/null
+  kubectl wait --for=condition=Established crd --all --timeout=60s >/dev/null
+}
+
 cmd_kueue() {
   case ${1:-} in
+    crds)
+      cluster_is_up || die "the cluster is not up; run: cluster.sh up"
+      kueue_crds "$(module_dir "sigs.k8s.io/kueue@v$KUEUE_VERSION")"
+      log "kueue $KUEUE_VERSION CRDs installed (Kueue itself not started)"
+      ;;
     up)
       cluster_is_up || die "the cluster is not up; run: cluster.sh up"
       local dir
       dir=$(module_dir "sigs.k8s.io/kueue@v$KUEUE_VERSION")
       kubectl create namespace kueue-system --dry-run=client -o yaml | kubectl apply -f - >/dev/null
-      kubectl apply --server-side --force-conflicts -f "$dir/config/components/crd/bases" >/dev/null
-      kubectl wait --for=condition=Established crd --all --timeout=60s >/dev/null
+      kueue_crds "$dir"
       mkdir -p "$RUN/kueue-certs"
       cp "$PKI/kueue-webhook.crt" "$RUN/kueue-certs/tls.crt"
       cp "$PKI/kueue-webhook.key" "$RUN/kueue-certs/tls.key"
@@ -451,7 +461,7 @@ cmd_kueue() {
       stop kueue
       log "kueue down"
       ;;
-    *) die "usage: cluster.sh kueue up|down" ;;
+    *) die "usage: cluster.sh kueue up|down|crds" ;;
   esac
 }
 
@@ -513,5 +523,5 @@ case ${1:-} in
   jobs) shift; cmd_jobs "$@" ;;
   kubeconfig) echo "$LOCAL_KUBECONFIG" ;;
   kubectl) shift; kubectl "$@" ;;
-  *) die "usage: cluster.sh build|up|down|status|logs <component>|nodes [--count N --cpu C --memory M --gpus G --gpu-model X]|kueue up|down|jobs up|down|kubeconfig|kubectl <args>" ;;
+  *) die "usage: cluster.sh build|up|down|status|logs <component>|nodes [--count N --cpu C --memory M --gpus G --gpu-model X]|kueue up|down|crds|jobs up|down|kubeconfig|kubectl <args>" ;;
 esac

@@ -3,12 +3,19 @@ package io.koord4j.kueue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.koord4j.api.check.GangFeasibilityParameters;
 import io.koord4j.api.check.GangFeasibilityParametersSpec;
 import io.koord4j.api.kueue.AdmissionCheck;
 import io.koord4j.api.kueue.AdmissionCheckSpec;
+import io.koord4j.api.kueue.KueueObject;
+import io.koord4j.testing.LocalCluster;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -54,6 +61,21 @@ class CheckConfigTest {
         "GangFeasibilityParameters \"p\": spec.waitBeforeRetrySeconds: must not be negative, got -1");
     assertProblem(check(reference("p")), Map.of("p", parameters("p", "Node", "zone", null, null)),
         "GangFeasibilityParameters \"p\": spec.topologyKey: only allowed when spec.topologyScope is Domain");
+  }
+
+  @Test
+  void theSampleCheckAndItsParametersAreUsable() throws IOException {
+    List<GenericKubernetesResource> documents = Serialization.unmarshal(
+        Files.readString(LocalCluster.repoRoot().resolve("samples/kueue/00-admission-check.yaml")));
+    AdmissionCheck check = KueueObject.from(documents.get(0), AdmissionCheck.class);
+    GangFeasibilityParameters parameters =
+        Serialization.jsonMapper().convertValue(documents.get(1), GangFeasibilityParameters.class);
+
+    CheckConfig config = CheckConfig.of(
+        check, Map.of(parameters.getMetadata().getName(), parameters), DEFAULTS);
+
+    assertThat(config).isEqualTo(new CheckConfig("node.koordinator.sh/gpu-model",
+        new CheckSettings(Duration.ofMinutes(10), 120)));
   }
 
   private static void assertProblem(

@@ -20,6 +20,8 @@ public final class InProcessManager {
       ensureNodes();
       // The manager watches only kinds the cluster serves when it starts.
       LocalCluster.script("jobs", "up");
+      // Queues may name Kueue AdmissionChecks, which the manager reads only if their kind is served.
+      LocalCluster.script("kueue", "crds");
       client = LocalCluster.client();
       manager = new Manager(client, new SimpleMeterRegistry());
       manager.start();

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.queue.Queue;
+import io.koord4j.api.queue.QueueAdmissionCheck;
 import io.koord4j.api.queue.QueueSpec;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.quota.ElasticQuota;
@@ -63,11 +64,21 @@ final class TestCluster implements AutoCloseable {
    * do, so that the quota controller keeps it as it is.
    */
   void queue(String name, String policy) {
+    queue(name, policy, List.of());
+  }
+
+  /** As above, whose units must pass the named Kueue AdmissionChecks before their jobs start. */
+  void queue(String name, String policy, List<String> admissionChecks) {
     Queue queue = new Queue();
     queue.getMetadata().setName(prefix + "-" + name);
     queue.getMetadata().setNamespace(Queue.DEFAULT_NAMESPACE);
     queue.setSpec(new QueueSpec());
     queue.getSpec().setQueuePolicy(policy);
+    queue.getSpec().setAdmissionChecks(admissionChecks.isEmpty() ? null : admissionChecks.stream().map(check -> {
+      QueueAdmissionCheck admissionCheck = new QueueAdmissionCheck();
+      admissionCheck.setName(check);
+      return admissionCheck;
+    }).toList());
     namespace(Queue.DEFAULT_NAMESPACE);
     client.resource(queue).create();
   }
