@@ -177,10 +177,7 @@ class DecisionPassTest {
   @Test
   void inOneDomainTheGangGetsTheNodeSelectorOfTheDomainWhereItFits() {
     Workload job = workload("train", 2, 8, AdmissionCheckState.PENDING, SINCE);
-    ClusterSnapshot cluster = cluster(
-        List.of(inRack(gpuNode("a1", 8), "r1"), inRack(gpuNode("a2", 8), "r1"),
-            inRack(gpuNode("b1", 8), "r2"), inRack(gpuNode("b2", 8), "r2")),
-        List.of(gpuPod("holder", "a2", 1)));
+    ClusterSnapshot cluster = twoRacks(List.of(gpuPod("holder", "a2", 1)));
 
     AdmissionCheckState check = onlyWrite(run(cluster, QUOTA_FREE, List.of(waiting(job)), IN_ONE_RACK, NOW));
 
@@ -193,10 +190,7 @@ class DecisionPassTest {
   @Test
   void inOneDomainTheGangWaitsWhenOnlyTheDomainsTogetherHaveRoom() {
     Workload job = workload("train", 2, 8, AdmissionCheckState.PENDING, SINCE);
-    ClusterSnapshot cluster = cluster(
-        List.of(inRack(gpuNode("a1", 8), "r1"), inRack(gpuNode("a2", 8), "r1"),
-            inRack(gpuNode("b1", 8), "r2"), inRack(gpuNode("b2", 8), "r2")),
-        List.of(gpuPod("holder-a", "a2", 1), gpuPod("holder-b", "b2", 1)));
+    ClusterSnapshot cluster = twoRacks(List.of(gpuPod("holder-a", "a2", 1), gpuPod("holder-b", "b2", 1)));
 
     AdmissionCheckState check = onlyWrite(run(cluster, QUOTA_FREE, List.of(waiting(job)), IN_ONE_RACK, NOW));
 
@@ -209,10 +203,7 @@ class DecisionPassTest {
   @Test
   void inOneDomainAGangNoDomainCanHoldIsRejected() {
     Workload job = workload("train", 3, 8, AdmissionCheckState.PENDING, SINCE);
-    ClusterSnapshot cluster = cluster(
-        List.of(inRack(gpuNode("a1", 8), "r1"), inRack(gpuNode("a2", 8), "r1"),
-            inRack(gpuNode("b1", 8), "r2"), inRack(gpuNode("b2", 8), "r2")),
-        List.of());
+    ClusterSnapshot cluster = twoRacks(List.of());
 
     AdmissionCheckState check = onlyWrite(run(cluster, QUOTA_FREE, List.of(waiting(job)), IN_ONE_RACK, NOW));
 
@@ -291,6 +282,14 @@ class DecisionPassTest {
   private static DecisionPass.Result run(
       ClusterSnapshot cluster, QuotaRoom quotas, List<WaitingWorkload> waiting, CheckConfig config, Instant now) {
     return DecisionPass.run(cluster, quotas, waiting, Map.of(CHECK, config), now);
+  }
+
+  /** Nodes a1, a2 in rack r1 and b1, b2 in rack r2, of 8 GPUs each. */
+  private static ClusterSnapshot twoRacks(List<Pod> pods) {
+    return cluster(
+        List.of(inRack(gpuNode("a1", 8), "r1"), inRack(gpuNode("a2", 8), "r1"),
+            inRack(gpuNode("b1", 8), "r2"), inRack(gpuNode("b2", 8), "r2")),
+        pods);
   }
 
   private static Node inRack(Node node, String rack) {
