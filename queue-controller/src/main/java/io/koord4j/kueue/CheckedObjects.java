@@ -30,6 +30,12 @@ public interface CheckedObjects<T extends HasMetadata> {
    */
   boolean checksQuota();
 
+  /**
+   * Whether this controller sets the checks' Active condition, which tells Kueue that someone
+   * answers for its workloads: only the controller that does.
+   */
+  boolean marksChecksActive();
+
   /** Stores our new entries on {@code current}; a conflict or a vanished object is for the next pass. */
   void write(KubernetesClient client, T current, List<AdmissionCheckState> checks, Instant now);
 

@@ -183,8 +183,8 @@ public final class KueueAdmissionCheckController<T extends HasMetadata> implemen
   }
 
   /**
-   * Sets the Active condition of each of our checks from its parameters and returns the configs
-   * of the usable ones, by name.
+   * Sets the Active condition of each of our checks from its parameters (if this controller
+   * answers Kueue) and returns the configs of the usable ones, by name.
    */
   private Map<String, CheckConfig> activateOurChecks(Instant now) {
     Map<String, GangFeasibilityParameters> parametersByName = parameters.getStore().list().stream()
@@ -203,7 +203,7 @@ public final class KueueAdmissionCheckController<T extends HasMetadata> implemen
       } catch (IllegalArgumentException e) {
         problem = e.getMessage();
       }
-      if (!StatusApply.isActiveAsWanted(check, problem)) {
+      if (checked.marksChecksActive() && !StatusApply.isActiveAsWanted(check, problem)) {
         GenericKubernetesResource body = StatusApply.activeCondition(check, problem, now);
         client.genericKubernetesResources(AdmissionCheck.CONTEXT).resource(body).subresource("status")
             .patch(KueueWorkloads.APPLY, body);

@@ -46,6 +46,11 @@ final class KueueWorkloads implements CheckedObjects<GenericKubernetesResource> 
   }
 
   @Override
+  public boolean marksChecksActive() {
+    return true;
+  }
+
+  @Override
   public void write(KubernetesClient client, GenericKubernetesResource current, List<AdmissionCheckState> checks,
       Instant now) {
     String namespace = current.getMetadata().getNamespace();

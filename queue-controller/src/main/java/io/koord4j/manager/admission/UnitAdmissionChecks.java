@@ -58,6 +58,12 @@ public final class UnitAdmissionChecks implements CheckedObjects<QueueUnit> {
     return false;
   }
 
+  /** Kueue's workloads are not answered here; Kueue must not count on this controller. */
+  @Override
+  public boolean marksChecksActive() {
+    return false;
+  }
+
   @Override
   public void write(KubernetesClient client, QueueUnit unit, List<AdmissionCheckState> checks, Instant now) {
     if (!UnitStatuses.isReserved(unit.getStatus())) {

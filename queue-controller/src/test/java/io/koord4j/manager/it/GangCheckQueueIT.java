@@ -33,21 +33,21 @@ class GangCheckQueueIT extends InProcessManagerBase {
     String run = UUID.randomUUID().toString().substring(0, 8);
     String nodePrefix = "gang-check-" + run;
     String check = "gang-check-" + run;
-    LocalCluster.script("nodes", "--count", "2", "--cpu", "96", "--memory", "1Ti", "--gpus", "8",
-        "--gpu-model", "H100", "--prefix", nodePrefix);
     List<String> nodes = List.of(nodePrefix + "-0", nodePrefix + "-1");
-    nodes.forEach(node -> client.nodes().withName(node).edit(n -> {
-      n.getMetadata().getLabels().put(POOL_LABEL, run);
-      return n;
-    }));
     Resource<GenericKubernetesResource> admissionCheck = client.resource(Serialization.unmarshal("""
         apiVersion: kueue.x-k8s.io/v1beta2
         kind: AdmissionCheck
         metadata: {name: %s}
         spec: {controllerName: %s}
         """.formatted(check, AdmissionCheck.KOORD4J_CONTROLLER), GenericKubernetesResource.class));
-    admissionCheck.create();
     try (TestCluster cluster = new TestCluster(client, "it-gang-check")) {
+      LocalCluster.script("nodes", "--count", "2", "--cpu", "96", "--memory", "1Ti", "--gpus", "8",
+          "--gpu-model", "H100", "--prefix", nodePrefix);
+      nodes.forEach(node -> client.nodes().withName(node).edit(n -> {
+        n.getMetadata().getLabels().put(POOL_LABEL, run);
+        return n;
+      }));
+      admissionCheck.create();
       cluster.queue("leaf", "Priority", List.of(check));
       String top = cluster.quota("top", null, true, "8", "8");
       String leaf = cluster.quota("leaf", top, false, "8", "8");
