@@ -376,7 +376,9 @@ status:
   allocatable: {cpu: "$cpu", memory: "$memory", pods: "$pods"${gpu_capacity:+, $gpu_capacity}}
   capacity: {cpu: "$cpu", memory: "$memory", pods: "$pods"${gpu_capacity:+, $gpu_capacity}}
 EOF
-  done | kubectl apply --server-side -f - >/dev/null
+  # Forced: the node controller taints a node that is late to report Ready (a loaded machine), and
+  # these nodes are ours to reset.
+  done | kubectl apply --server-side --force-conflicts -f - >/dev/null
   kubectl wait --for=condition=Ready "node/$prefix-0" --timeout=60s >/dev/null
   log "$count KWOK node(s) $prefix-0..$((count - 1)) ready (cpu $cpu, memory $memory, gpus $gpus)"
 }
