@@ -94,7 +94,7 @@ class KueueGangFeasibilityIT {
     }
     client.apiextensions().v1().customResourceDefinitions()
         .load(LocalCluster.repoRoot().resolve("crds/manifests/gangfeasibilityparameters.koord4j.io-v1.yml").toFile())
-        .serverSideApply();
+        .forceConflicts().serverSideApply();
     await().atMost(TIMEOUT).until(() -> client.supports(GangFeasibilityParameters.class));
     LocalCluster.script("kueue", "up");
     client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)
