@@ -1,20 +1,11 @@
 package io.koord4j.webhook;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.koord4j.testing.LocalCluster;
 import io.koord4j.webhook.cache.ClusterCache;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 /**
  * What each webhook integration test stands on: a client of the local cluster with koord4j's
@@ -24,12 +15,12 @@ import java.util.concurrent.TimeUnit;
  * stay: other tests on the cluster use them.
  */
 final class WebhookTestBed implements AutoCloseable {
-  private static final List<String> CRDS =
-      List.of(
-          "elasticquotas.scheduling.sigs.k8s.io-v1.yml",
-          "podgroups.scheduling.sigs.k8s.io-v1.yml",
-          "queues.scheduling.x-k8s.io-v1.yml",
-          "queueunits.scheduling.x-k8s.io-v1.yml");
+  private static final String[] CRDS = {
+    "elasticquotas.scheduling.sigs.k8s.io",
+    "podgroups.scheduling.sigs.k8s.io",
+    "queues.scheduling.x-k8s.io",
+    "queueunits.scheduling.x-k8s.io"
+  };
 
   final KubernetesClient client = LocalCluster.client();
   final String suffix = UUID.randomUUID().toString().substring(0, 8);
@@ -39,7 +30,7 @@ final class WebhookTestBed implements AutoCloseable {
   private ClusterCache cache;
 
   WebhookTestBed(String prefix) {
-    installCrds();
+    LocalCluster.ensureCrds(client, CRDS);
     ownNamespace = createNamespace(prefix + "-own-" + suffix);
     objectNamespace = createNamespace(prefix + "-" + suffix);
   }
@@ -76,25 +67,5 @@ final class WebhookTestBed implements AutoCloseable {
     client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name)
         .endMetadata().build()).create();
     return name;
-  }
-
-  private void installCrds() {
-    Path manifests = LocalCluster.repoRoot().resolve("crds/manifests");
-    for (String file : CRDS) {
-      CustomResourceDefinition crd;
-      try (InputStream in = Files.newInputStream(manifests.resolve(file))) {
-        crd = Serialization.unmarshal(in, CustomResourceDefinition.class);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      client.resource(crd).fieldManager("koord4j-webhook-it").forceConflicts().serverSideApply();
-      client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-          .waitUntilCondition(WebhookTestBed::established, 60, TimeUnit.SECONDS);
-    }
-  }
-
-  private static boolean established(CustomResourceDefinition crd) {
-    return crd != null && crd.getStatus() != null && crd.getStatus().getConditions().stream()
-        .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
   }
 }
