@@ -52,7 +52,6 @@ public final class WebhookServer implements AutoCloseable {
   private final WebhookConfigurations configurations;
   private final WebhookRegistrar registrar;
   private final MeterRegistry registry;
-  /** Null when the caller brings its own lookups. */
   private final ClusterCache cache;
   private final ScheduledExecutorService refresher =
       Executors.newSingleThreadScheduledExecutor(
@@ -90,22 +89,12 @@ public final class WebhookServer implements AutoCloseable {
         cache);
   }
 
-  /** A server that times reviews in Micrometer's global registry. */
-  public WebhookServer(
-      KubernetesClient client,
-      WebhookSettings settings,
-      JobAdapters adapters,
-      QueueLookup queues,
-      List<MutatingEndpoint> mutators,
-      List<ValidatingEndpoint> validators) {
-    this(client, settings, adapters, queues, mutators, validators, Metrics.globalRegistry);
-  }
-
   /**
-   * @param queues the queues a job may name, per namespace
+   * A server over the caller's lookups, timing reviews in Micrometer's global registry.
+   *
+   * @param queues the queues that exist
    * @param mutators mutating webhooks to serve besides the job mutation
    * @param validators validating webhooks to serve
-   * @param registry where the admission timers are registered
    */
   public WebhookServer(
       KubernetesClient client,
@@ -113,11 +102,15 @@ public final class WebhookServer implements AutoCloseable {
       JobAdapters adapters,
       QueueLookup queues,
       List<MutatingEndpoint> mutators,
-      List<ValidatingEndpoint> validators,
-      MeterRegistry registry) {
-    this(client, settings, adapters, queues, mutators, validators, registry, null);
+      List<ValidatingEndpoint> validators) {
+    this(client, settings, adapters, queues, mutators, validators, Metrics.globalRegistry, null);
   }
 
+  /**
+   * @param registry where the admission timers are registered
+   * @param cache filled before serving and closed with the server; null when the lookups are the
+   *     caller's
+   */
   private WebhookServer(
       KubernetesClient client,
       WebhookSettings settings,

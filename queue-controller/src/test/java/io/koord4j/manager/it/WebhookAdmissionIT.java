@@ -83,9 +83,7 @@ class WebhookAdmissionIT {
           .until(() -> client.resource(queued).create(), job -> job != null);
       assertThat(stored.getSpec().getSuspend()).as("held by the webhook").isTrue();
 
-      await().atMost(Duration.ofSeconds(60))
-          .until(() -> QueueUnitPhase.SUCCEED.equals(cluster.phase("queued")));
-      assertThat(cluster.job("queued").getStatus().getSucceeded()).isEqualTo(2);
+      assertRunsToCompletion(cluster, "queued", 2);
     }
   }
 
@@ -127,9 +125,7 @@ class WebhookAdmissionIT {
       cluster.queue("late", null);
       cluster.quota("late", null, false, "2", "2");
 
-      await().atMost(Duration.ofSeconds(60))
-          .until(() -> QueueUnitPhase.SUCCEED.equals(cluster.phase("late")));
-      assertThat(cluster.job("late").getStatus().getSucceeded()).isEqualTo(1);
+      assertRunsToCompletion(cluster, "late", 1);
     }
   }
 
@@ -153,11 +149,16 @@ class WebhookAdmissionIT {
       assertThat(stored.getSpec().getSuspend()).as("held by the webhook").isTrue();
       assertThat(stored.getMetadata().getLabels())
           .containsEntry(WellKnown.KUEUE_QUEUE_NAME, JobMutator.DEFAULT_QUEUE);
-      await().atMost(Duration.ofSeconds(60))
-          .until(() -> QueueUnitPhase.SUCCEED.equals(cluster.phase("unlabelled")));
+      assertRunsToCompletion(cluster, "unlabelled", 1);
       assertThat(cluster.unit("unlabelled").getSpec().getQueue()).isEqualTo(JobMutator.DEFAULT_QUEUE);
-      assertThat(cluster.job("unlabelled").getStatus().getSucceeded()).isEqualTo(1);
     }
+  }
+
+  /** Waits until the job's unit has finished, then checks that every pod of the job succeeded. */
+  private static void assertRunsToCompletion(TestCluster cluster, String job, int pods) {
+    await().atMost(Duration.ofSeconds(60))
+        .until(() -> QueueUnitPhase.SUCCEED.equals(cluster.phase(job)));
+    assertThat(cluster.job(job).getStatus().getSucceeded()).isEqualTo(pods);
   }
 
   /** Creates the job as kubectl does, returning the warnings the API server sends back. */
