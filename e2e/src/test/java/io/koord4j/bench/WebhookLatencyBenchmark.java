@@ -1,10 +1,14 @@
 package io.koord4j.bench;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.api.WellKnown;
+import io.koord4j.api.queue.Queue;
+import io.koord4j.api.queue.QueueSpec;
+import io.koord4j.testing.LocalCluster;
 import io.koord4j.webhook.WebhookServer;
 import io.koord4j.webhook.WebhookSettings;
 import io.koord4j.webhook.http.AdmissionServer;
@@ -16,8 +20,10 @@ import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
@@ -29,7 +35,8 @@ import java.util.concurrent.TimeUnit;
  * process, alternately with its configuration removed (the Jobs are then sent suspended, as the
  * webhook would store them, so that no pod starts) and registered with the local API server. The
  * modes alternate in blocks so that both see the same store size and the same load from the rest
- * of a shared machine. An unmeasured warm-up in each mode comes first.
+ * of a shared machine. An unmeasured warm-up in each mode comes first. The Jobs name a Queue that
+ * exists, as jobs do, so the webhook answers from its cache.
  *
  * <p>System properties: {@code bench.b6.seconds} (per mode, 60), {@code bench.b6.rate} (creates
  * per second, 200), {@code bench.b6.threads} (client threads, 32), {@code bench.b6.warmup}
@@ -38,6 +45,12 @@ import java.util.concurrent.TimeUnit;
  */
 public final class WebhookLatencyBenchmark {
   private static final String QUOTA = "bench";
+  /** What the webhook's caches watch. */
+  private static final String[] WEBHOOK_CRDS = {
+    "elasticquotas.scheduling.sigs.k8s.io",
+    "podgroups.scheduling.sigs.k8s.io",
+    "queues.scheduling.x-k8s.io"
+  };
 
   private WebhookLatencyBenchmark() {}
 
@@ -54,8 +67,10 @@ public final class WebhookLatencyBenchmark {
     try (KubernetesClient client = BenchClients.admin(threads)) {
       WebhookServer server = null;
       try {
+        LocalCluster.ensureCrds(client, WEBHOOK_CRDS);
         createNamespace(client, ownNamespace);
         createNamespace(client, jobNamespace);
+        createQueue(client, jobNamespace);
         CompositeMeterRegistry registry = new CompositeMeterRegistry();
         server = WebhookServer.withAllHandlers(client, settings(ownNamespace, suffix), registry);
         server.start();
@@ -74,6 +89,7 @@ public final class WebhookLatencyBenchmark {
         registry.add(measured);
         LoadResult off = LoadResult.NONE;
         LoadResult on = LoadResult.NONE;
+        List<Double> loads = new ArrayList<>(List.of(loadAverage()));
         for (int block = 0; block < blocks; block++) {
           String prefix = "-" + block + "-";
           log("block " + (block + 1) + "/" + blocks + " without the webhook");
@@ -82,6 +98,7 @@ public final class WebhookLatencyBenchmark {
           log("block " + (block + 1) + "/" + blocks + " with the webhook");
           on = on.plus(load.run(seconds / blocks, i -> create(client, jobNamespace, "on" + prefix + i, false)));
           webhook.off();
+          loads.add(loadAverage());
         }
         Timer handler =
             measured
@@ -89,7 +106,7 @@ public final class WebhookLatencyBenchmark {
                 .tag("path", WebhookConfigurations.JOBS_PATH)
                 .timer();
         boolean held = isSuspended(client, jobNamespace, "on-0-0");
-        BenchReport.write("B6", markdown(seconds, rate, threads, blocks, off, on, handler, held));
+        BenchReport.write("B6", markdown(seconds, rate, threads, blocks, off, on, handler, held, loads));
       } finally {
         if (server != null) {
           server.close();
@@ -175,7 +192,7 @@ public final class WebhookLatencyBenchmark {
 
   private static String markdown(
       double seconds, double rate, int threads, int blocks, LoadResult off, LoadResult on,
-      Timer handler, boolean held) {
+      Timer handler, boolean held, List<Double> loads) {
     ValueAtPercentile[] server = handler.takeSnapshot().percentileValues();
     List<String> lines =
         List.of(
@@ -188,11 +205,11 @@ public final class WebhookLatencyBenchmark {
                     + " create call.",
                 rate, seconds, threads, blocks),
             "",
-            "| | webhook off | webhook on | added |",
-            "|---|---:|---:|---:|",
+            "| | webhook off | webhook on | added | on/off |",
+            "|---|---:|---:|---:|---:|",
             row("creates", off.calls(), on.calls()),
             row("failed creates", off.failures(), on.failures()),
-            String.format(Locale.ROOT, "| achieved rate (/s) | %.1f | %.1f | |", off.rate(), on.rate()),
+            String.format(Locale.ROOT, "| achieved rate (/s) | %.1f | %.1f | | |", off.rate(), on.rate()),
             latencyRow("client p50 (ms)", off.percentileMillis(0.5), on.percentileMillis(0.5)),
             latencyRow("client p99 (ms)", off.percentileMillis(0.99), on.percentileMillis(0.99)),
             "",
@@ -206,17 +223,20 @@ public final class WebhookLatencyBenchmark {
             "Jobs created with the webhook were stored suspended: " + (held ? "yes" : "NO") + ".",
             off.firstFailure().or(on::firstFailure).map(f -> "First failure: `" + f + "`").orElse(""),
             "",
-            "Machine: " + Runtime.getRuntime().availableProcessors() + " CPUs; run at "
-                + Instant.now() + ".");
+            "Machine: " + Runtime.getRuntime().availableProcessors() + " CPUs, shared; 1-minute load"
+                + " average at the start and after each block: " + loads.stream()
+                    .map(load -> String.format(Locale.ROOT, "%.2f", load)).toList()
+                + "; run at " + Instant.now() + ".");
     return String.join("\n", lines) + "\n";
   }
 
   private static String row(String name, int off, int on) {
-    return String.format(Locale.ROOT, "| %s | %,d | %,d | |", name, off, on);
+    return String.format(Locale.ROOT, "| %s | %,d | %,d | | |", name, off, on);
   }
 
   private static String latencyRow(String name, double off, double on) {
-    return String.format(Locale.ROOT, "| %s | %.1f | %.1f | %+.1f |", name, off, on, on - off);
+    return String.format(
+        Locale.ROOT, "| %s | %.1f | %.1f | %+.1f | %.2f |", name, off, on, on - off, on / off);
   }
 
   private static double millis(ValueAtPercentile[] values, double percentile) {
@@ -226,6 +246,18 @@ public final class WebhookLatencyBenchmark {
       }
     }
     return Double.NaN;
+  }
+
+  /** The machine's 1-minute load average: other work on a shared machine skews both modes. */
+  private static double loadAverage() {
+    return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+  }
+
+  private static void createQueue(KubernetesClient client, String namespace) {
+    Queue queue = new Queue();
+    queue.setMetadata(new ObjectMetaBuilder().withName(QUOTA).withNamespace(namespace).build());
+    queue.setSpec(new QueueSpec());
+    client.resource(queue).create();
   }
 
   private static void createNamespace(KubernetesClient client, String name) {

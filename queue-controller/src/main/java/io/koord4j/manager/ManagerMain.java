@@ -44,7 +44,7 @@ public final class ManagerMain {
     // In Kueue mode Kueue's own webhook holds the jobs.
     WebhookServer webhook =
         settings.webhook() && !settings.kueueAdmissionCheck()
-            ? startWebhook(client, settings, registry)
+            ? startWebhook(client, registry)
             : null;
     LeaderControllers manager =
         settings.kueueAdmissionCheck()
@@ -121,13 +121,13 @@ public final class ManagerMain {
     }
   }
 
-  private static WebhookServer startWebhook(
-      KubernetesClient client, ManagerSettings settings, MeterRegistry registry) {
-    WebhookSettings webhook = WebhookSettings.defaults(settings.namespace());
-    String urlHost = System.getenv("KOORD4J_WEBHOOK_URL_HOST");
-    int port = Integer.parseInt(System.getenv().getOrDefault("KOORD4J_WEBHOOK_PORT", "9443"));
-    webhook = urlHost == null ? webhook : webhook.withLocalUrl(urlHost, port);
-    WebhookServer server = WebhookServer.withAllHandlers(client, webhook, registry);
+  /**
+   * The webhook with its own caches: the manager's informers run only while it leads, and every
+   * replica serves the webhook.
+   */
+  private static WebhookServer startWebhook(KubernetesClient client, MeterRegistry registry) {
+    WebhookServer server =
+        WebhookServer.withAllHandlers(client, WebhookSettings.fromEnvironment(System.getenv()), registry);
     server.start();
     return server;
   }

@@ -15,8 +15,8 @@ import java.util.Map;
  *     replica takes over after a crash ({@code KOORD4J_LEASE_DURATION_SECONDS}, default 15)
  * @param httpPort /healthz, /readyz and /metrics ({@code KOORD4J_HTTP_PORT}, default 8080)
  * @param webhook whether to serve the admission webhook in this process ({@code --webhook} or
- *     {@code KOORD4J_WEBHOOK=true}); it is configured by {@code KOORD4J_WEBHOOK_*} as when run
- *     alone
+ *     {@code KOORD4J_WEBHOOK=true}); it is configured by the environment as when run alone
+ *     (see {@code WebhookSettings.fromEnvironment})
  * @param kueueAdmissionCheck run as a Kueue AdmissionCheck controller instead of koord4j's own
  *     queues ({@code --kueue-admission-check} or {@code KOORD4J_KUEUE_ADMISSION_CHECK=true}):
  *     Kueue then owns the jobs and their queueing, koord4j only decides gang feasibility

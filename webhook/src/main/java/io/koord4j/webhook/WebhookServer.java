@@ -3,11 +3,9 @@ package io.koord4j.webhook;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.jobs.JobAdapters;
 import io.koord4j.webhook.admission.AdmissionHandler;
-import io.koord4j.webhook.admission.ApiServerQueueLookup;
 import io.koord4j.webhook.admission.JobMutator;
 import io.koord4j.webhook.admission.QueueLookup;
-import io.koord4j.webhook.admission.pod.ApiServerGangLookup;
-import io.koord4j.webhook.admission.quota.ApiServerQuotaLookup;
+import io.koord4j.webhook.cache.ClusterCache;
 import io.koord4j.webhook.http.AdmissionServer;
 import io.koord4j.webhook.registration.ClientEndpoint;
 import io.koord4j.webhook.registration.MutatingEndpoint;
@@ -22,6 +20,7 @@ import io.koord4j.webhook.tls.SharedCertificates;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +41,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class WebhookServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
+  private static final Duration CACHE_FILL_TIMEOUT = Duration.ofSeconds(60);
 
   private final WebhookSettings settings;
   private final JobAdapters adapters;
@@ -52,6 +52,7 @@ public final class WebhookServer implements AutoCloseable {
   private final WebhookConfigurations configurations;
   private final WebhookRegistrar registrar;
   private final MeterRegistry registry;
+  private final ClusterCache cache;
   private final ScheduledExecutorService refresher =
       Executors.newSingleThreadScheduledExecutor(
           task -> {
@@ -66,8 +67,8 @@ public final class WebhookServer implements AutoCloseable {
 
   /**
    * The server with every koord4j handler (jobs, quotas, queues, queue units, gang pods), looking
-   * queues, quotas and PodGroups up on the API server, timing reviews in Micrometer's global
-   * registry.
+   * queues, quotas and PodGroups up in its own {@link ClusterCache}, timing reviews in Micrometer's
+   * global registry.
    */
   public static WebhookServer withAllHandlers(KubernetesClient client, WebhookSettings settings) {
     return withAllHandlers(client, settings, Metrics.globalRegistry);
@@ -76,34 +77,24 @@ public final class WebhookServer implements AutoCloseable {
   /** {@link #withAllHandlers(KubernetesClient, WebhookSettings)}, timing reviews in {@code registry}. */
   public static WebhookServer withAllHandlers(
       KubernetesClient client, WebhookSettings settings, MeterRegistry registry) {
+    ClusterCache cache = new ClusterCache(client);
     return new WebhookServer(
         client,
         settings,
         JobAdapters.builtIn(),
-        new ApiServerQueueLookup(client),
-        concat(
-            ResourceWebhooks.mutating(),
-            PodWebhooks.mutating(new ApiServerGangLookup(client))),
-        ResourceWebhooks.validating(new ApiServerQuotaLookup(client)),
-        registry);
-  }
-
-  /** A server that times reviews in Micrometer's global registry. */
-  public WebhookServer(
-      KubernetesClient client,
-      WebhookSettings settings,
-      JobAdapters adapters,
-      QueueLookup queues,
-      List<MutatingEndpoint> mutators,
-      List<ValidatingEndpoint> validators) {
-    this(client, settings, adapters, queues, mutators, validators, Metrics.globalRegistry);
+        cache.queues(),
+        concat(ResourceWebhooks.mutating(), PodWebhooks.mutating(cache.gangs())),
+        ResourceWebhooks.validating(cache.quotas()),
+        registry,
+        cache);
   }
 
   /**
-   * @param queues the queues a job may name, per namespace
+   * A server over the caller's lookups, timing reviews in Micrometer's global registry.
+   *
+   * @param queues the queues that exist
    * @param mutators mutating webhooks to serve besides the job mutation
    * @param validators validating webhooks to serve
-   * @param registry where the admission timers are registered
    */
   public WebhookServer(
       KubernetesClient client,
@@ -111,8 +102,25 @@ public final class WebhookServer implements AutoCloseable {
       JobAdapters adapters,
       QueueLookup queues,
       List<MutatingEndpoint> mutators,
+      List<ValidatingEndpoint> validators) {
+    this(client, settings, adapters, queues, mutators, validators, Metrics.globalRegistry, null);
+  }
+
+  /**
+   * @param registry where the admission timers are registered
+   * @param cache filled before serving and closed with the server; null when the lookups are the
+   *     caller's
+   */
+  private WebhookServer(
+      KubernetesClient client,
+      WebhookSettings settings,
+      JobAdapters adapters,
+      QueueLookup queues,
+      List<MutatingEndpoint> mutators,
       List<ValidatingEndpoint> validators,
-      MeterRegistry registry) {
+      MeterRegistry registry,
+      ClusterCache cache) {
+    this.cache = cache;
     this.settings = settings;
     this.registry = registry;
     this.adapters = adapters;
@@ -141,8 +149,14 @@ public final class WebhookServer implements AutoCloseable {
     this.registrar = new WebhookRegistrar(client);
   }
 
-  /** Gets the certificates, starts serving, registers the configurations, then keeps them fresh. */
+  /**
+   * Fills the caches, gets the certificates, starts serving, registers the configurations, then
+   * keeps them fresh.
+   */
   public synchronized void start() {
+    if (cache != null) {
+      cache.start(CACHE_FILL_TIMEOUT);
+    }
     keys = new ReloadableKeyManager(certificates.initial());
     server = AdmissionServer.start(settings.bindHost(), settings.port(), keys, routes, registry);
     endpoint =
@@ -166,6 +180,9 @@ public final class WebhookServer implements AutoCloseable {
     refresher.shutdownNow();
     if (server != null) {
       server.close();
+    }
+    if (cache != null) {
+      cache.close();
     }
   }
 

@@ -1,10 +1,12 @@
 package io.koord4j.webhook;
 
 import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.koord4j.webhook.registration.WebhookConfigurations;
 import io.koord4j.webhook.tls.RotationTiming;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * How a webhook server is set up.
@@ -63,6 +65,34 @@ public record WebhookSettings(
   }
 
   /**
+   * The in-cluster defaults, changed by the environment, for the webhook alone and in the manager.
+   *
+   * <p>{@code KOORD4J_NAMESPACE} (default {@code koord4j-system}), {@code KOORD4J_WEBHOOK_PORT}
+   * (9443), {@code KOORD4J_WEBHOOK_URL_HOST} (e.g. {@code 127.0.0.1}: register a URL instead of
+   * the Service), {@code KOORD4J_MANAGED_NAMESPACES} ({@code key=value}: the label of namespaces
+   * whose jobs are all queued), {@code KOORD4J_NAMESPACE_DEFAULT_QUEUE} ({@code true}: unlabelled
+   * jobs join their namespace's queue {@code default}).
+   *
+   * @throws IllegalArgumentException naming the variable whose value cannot be read
+   */
+  public static WebhookSettings fromEnvironment(Map<String, String> env) {
+    WebhookSettings settings =
+        defaults(value(env, "KOORD4J_NAMESPACE", "koord4j-system"))
+            .withQueueing(
+                managedNamespaces(env.get("KOORD4J_MANAGED_NAMESPACES")),
+                Boolean.parseBoolean(value(env, "KOORD4J_NAMESPACE_DEFAULT_QUEUE", "false")));
+    String urlHost = env.get("KOORD4J_WEBHOOK_URL_HOST");
+    String port = value(env, "KOORD4J_WEBHOOK_PORT", "9443");
+    try {
+      return urlHost == null || urlHost.isBlank()
+          ? settings
+          : settings.withLocalUrl(urlHost, Integer.parseInt(port));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("KOORD4J_WEBHOOK_PORT must be a port number, got " + port);
+    }
+  }
+
+  /**
    * The rotation timing these settings imply.
    *
    * @throws IllegalArgumentException when the validities are too short for the refresh period and
@@ -101,5 +131,22 @@ public record WebhookSettings(
     return new WebhookSettings(namespace, serviceName, servicePort, secretName,
         configurationNames, bindHost, port, localUrlHost, caValidity, servingValidity,
         refreshPeriod, settleDelay, managed, namespaceDefaultQueue);
+  }
+
+  private static LabelSelector managedNamespaces(String keyValue) {
+    if (keyValue == null || keyValue.isBlank()) {
+      return null;
+    }
+    String[] parts = keyValue.split("=", 2);
+    if (parts.length != 2) {
+      throw new IllegalArgumentException(
+          "KOORD4J_MANAGED_NAMESPACES must be key=value, got " + keyValue);
+    }
+    return new LabelSelectorBuilder().addToMatchLabels(parts[0].strip(), parts[1].strip()).build();
+  }
+
+  private static String value(Map<String, String> env, String name, String fallback) {
+    String value = env.get(name);
+    return value == null || value.isBlank() ? fallback : value;
   }
 }

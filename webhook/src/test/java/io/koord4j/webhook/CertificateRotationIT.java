@@ -9,12 +9,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.koord4j.api.WellKnown;
 import io.koord4j.jobs.JobAdapters;
+import io.koord4j.webhook.admission.FixedQueues;
 import io.koord4j.webhook.tls.TlsMaterial;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
@@ -59,7 +59,7 @@ class CertificateRotationIT {
         .withRotation(Duration.ofSeconds(12), Duration.ofSeconds(6), Duration.ofMillis(250),
             Duration.ofSeconds(1));
     server = new WebhookServer(
-        client, settings, JobAdapters.builtIn(), ns -> Set.of("gpu"), List.of(), List.of());
+        client, settings, JobAdapters.builtIn(), FixedQueues.NONE, List.of(), List.of());
     bed.start(server);
     await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(
         () -> createJob("warm-up-" + UUID.randomUUID().toString().substring(0, 5)),

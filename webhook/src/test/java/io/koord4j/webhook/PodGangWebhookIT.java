@@ -12,11 +12,10 @@ import io.koord4j.api.WellKnown;
 import io.koord4j.api.gang.PodGroup;
 import io.koord4j.api.gang.PodGroupSpec;
 import io.koord4j.jobs.JobAdapters;
-import io.koord4j.webhook.admission.pod.ApiServerGangLookup;
+import io.koord4j.webhook.admission.FixedQueues;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,8 +38,8 @@ class PodGangWebhookIT {
     jobNamespace = bed.objectNamespace;
     String suffix = bed.suffix;
     server = new WebhookServer(client, WebhookServerIT.settings(ownNamespace, "gang-" + suffix),
-        JobAdapters.builtIn(), namespace -> Set.of(),
-        PodWebhooks.mutating(new ApiServerGangLookup(client)), List.of());
+        JobAdapters.builtIn(), FixedQueues.NONE,
+        PodWebhooks.mutating(bed.startCache().gangs()), List.of());
     bed.start(server);
   }
 

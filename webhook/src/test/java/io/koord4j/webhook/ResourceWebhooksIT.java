@@ -6,29 +6,19 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueSpec;
 import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.jobs.JobAdapters;
-import io.koord4j.testing.LocalCluster;
-import io.koord4j.webhook.admission.quota.ApiServerQuotaLookup;
+import io.koord4j.webhook.admission.FixedQueues;
 import io.koord4j.webhook.admission.quota.Quotas;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,11 +29,6 @@ import org.junit.jupiter.api.Test;
  */
 class ResourceWebhooksIT {
   private static final String PARENT = "metadata.labels[quota.scheduling.koordinator.sh/parent]";
-  private static final List<String> CRDS =
-      List.of(
-          "elasticquotas.scheduling.sigs.k8s.io-v1.yml",
-          "queues.scheduling.x-k8s.io-v1.yml",
-          "queueunits.scheduling.x-k8s.io-v1.yml");
 
   private WebhookTestBed bed;
   private KubernetesClient client;
@@ -53,10 +38,9 @@ class ResourceWebhooksIT {
   private WebhookServer server;
 
   @BeforeEach
-  void setUp() throws IOException {
+  void setUp() {
     bed = new WebhookTestBed("quota-it");
     client = bed.client;
-    installCrds();
     suffix = bed.suffix;
     ownNamespace = bed.ownNamespace;
     quotaNamespace = bed.objectNamespace;
@@ -65,9 +49,9 @@ class ResourceWebhooksIT {
             client,
             WebhookServerIT.settings(ownNamespace, "quota-" + suffix),
             JobAdapters.builtIn(),
-            namespace -> Set.of(),
+            FixedQueues.NONE,
             ResourceWebhooks.mutating(),
-            ResourceWebhooks.validating(new ApiServerQuotaLookup(client)));
+            ResourceWebhooks.validating(bed.startCache().quotas()));
     bed.start(server);
     // The configurations take a moment to reach the API server.
     await().atMost(Duration.ofSeconds(20)).until(
@@ -92,6 +76,7 @@ class ResourceWebhooksIT {
     String leaf = name("leaf");
     create(Quotas.leaf(leaf, "", "1", "2"));
     String teamA = name("team-a");
+    // Right after its parent: the webhook's cache may not hold the parent yet.
     create(Quotas.group(teamA, org, "6", "50"));
 
     assertThat(refusal(Quotas.leaf(name("b"), name("team-x"), "1", "2")))
@@ -167,24 +152,5 @@ class ResourceWebhooksIT {
   /** Quota names are cluster-wide: each run uses its own. */
   private String name(String base) {
     return base + "-" + suffix;
-  }
-
-
-  private void installCrds() throws IOException {
-    Path manifests = LocalCluster.repoRoot().resolve("crds/manifests");
-    for (String file : CRDS) {
-      CustomResourceDefinition crd;
-      try (InputStream in = Files.newInputStream(manifests.resolve(file))) {
-        crd = Serialization.unmarshal(in, CustomResourceDefinition.class);
-      }
-      client.resource(crd).fieldManager("koord4j-webhook-it").forceConflicts().serverSideApply();
-      client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-          .waitUntilCondition(ResourceWebhooksIT::established, 60, TimeUnit.SECONDS);
-    }
-  }
-
-  private static boolean established(CustomResourceDefinition crd) {
-    return crd != null && crd.getStatus() != null && crd.getStatus().getConditions().stream()
-        .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
   }
 }

@@ -11,11 +11,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.koord4j.api.WellKnown;
 import io.koord4j.jobs.JobAdapters;
+import io.koord4j.webhook.admission.FixedQueues;
 import io.koord4j.webhook.registration.WebhookConfigurations;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -54,7 +54,7 @@ class WebhookServerIT {
   @Test
   void queuedJobsAreStoredSuspendedAndStoppedServerRefusesOnlyThem() {
     server = new WebhookServer(client, settings(ownNamespace, jobNamespace), JobAdapters.builtIn(),
-        namespace -> Set.of("gpu"), List.of(), List.of());
+        FixedQueues.in(jobNamespace, "gpu"), List.of(), List.of());
     bed.start(server);
 
     MutatingWebhookConfiguration config = client.admissionRegistration().v1()

@@ -41,7 +41,15 @@ final class TestCluster implements AutoCloseable {
 
   /** A CPU-only quota named {@code <prefix>-<name>}; parent null means a top-level quota. */
   String quota(String name, String parent, boolean isParent, String cpu, String maxCpu) {
-    String quota = prefix + "-" + name;
+    return createQuota(prefix + "-" + name, parent, isParent, cpu, maxCpu);
+  }
+
+  /** A top-level CPU-only quota named like the test's namespace, which serves its unlabelled jobs. */
+  String namespaceQuota(String cpu) {
+    return createQuota(namespace, null, false, cpu, cpu);
+  }
+
+  private String createQuota(String quota, String parent, boolean isParent, String cpu, String maxCpu) {
     ElasticQuota eq = new ElasticQuota();
     eq.getMetadata().setName(quota);
     eq.getMetadata().setNamespace(QUOTA_NAMESPACE);

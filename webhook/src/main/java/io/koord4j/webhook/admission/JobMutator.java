@@ -80,7 +80,7 @@ public final class JobMutator {
     Optional<String> queue =
         named.or(
             () ->
-                useNamespaceDefaultQueue && queues.queuesFor(namespace).contains(DEFAULT_QUEUE)
+                useNamespaceDefaultQueue && queues.existsIn(namespace, DEFAULT_QUEUE)
                     ? Optional.of(DEFAULT_QUEUE)
                     : Optional.empty());
     if (queue.isEmpty() && !namespaceManaged) {
@@ -91,16 +91,15 @@ public final class JobMutator {
         queue.isPresent() && !hasQueueLabel(job) ? withQueueLabel(held, queue.get()) : held;
     List<String> warnings =
         named
-            .filter(name -> !queues.queuesFor(namespace).contains(name))
-            .map(name -> List.of(missingQueueWarning(name, namespace)))
+            .filter(name -> !queues.exists(name))
+            .map(name -> List.of(missingQueueWarning(name)))
             .orElse(List.of());
     return AdmissionResponses.allowAs(
         request, Json.MAPPER.valueToTree(job), Json.MAPPER.valueToTree(labelled), warnings);
   }
 
-  static String missingQueueWarning(String queue, String namespace) {
-    return "queue \"" + queue + "\" does not exist in namespace \"" + namespace
-        + "\"; the job stays suspended until it is created";
+  static String missingQueueWarning(String queue) {
+    return "queue \"" + queue + "\" does not exist; the job stays suspended until it is created";
   }
 
   private static boolean hasQueueLabel(HasMetadata job) {

@@ -16,15 +16,13 @@ import io.koord4j.jobs.JobAdapters;
 import io.koord4j.jobs.RayClusterAdapter;
 import io.koord4j.jobs.TFJobAdapter;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class JobMutatorTest {
   private static final String NS = "team-a";
-  private final Map<String, Set<String>> queues = Map.of(NS, Set.of("gpu", "default"));
+  private final FixedQueues queues = FixedQueues.in(NS, "gpu", "default");
   private final AdmissionHandler labelled =
-      new JobMutator(JobAdapters.builtIn(), ns -> queues.getOrDefault(ns, Set.of()), false)
-          .handler(false);
+      new JobMutator(JobAdapters.builtIn(), queues, false).handler(false);
 
   @Test
   void queuedJobIsSuspendedAndKeepsItsLabels() {
@@ -97,7 +95,7 @@ class JobMutatorTest {
   @Test
   void unlabelledJobInManagedNamespaceIsSuspendedWithoutLabel() {
     AdmissionHandler managed =
-        new JobMutator(JobAdapters.builtIn(), ns -> Set.of(), false).handler(true);
+        new JobMutator(JobAdapters.builtIn(), FixedQueues.NONE, false).handler(true);
     AdmissionReview request = create(job(NS, Map.of(), Map.of()));
 
     JsonNode stored = patched(request, managed.handle(request));
@@ -109,8 +107,7 @@ class JobMutatorTest {
   @Test
   void namespaceDefaultQueueIsUsedOnlyWhenEnabledAndPresent() {
     AdmissionHandler withDefault =
-        new JobMutator(JobAdapters.builtIn(), ns -> queues.getOrDefault(ns, Set.of()), true)
-            .handler(false);
+        new JobMutator(JobAdapters.builtIn(), queues, true).handler(false);
     AdmissionReview inTeamA = create(job(NS, Map.of("app", "x"), Map.of()));
     AdmissionReview elsewhere = create(job("other", Map.of("app", "x"), Map.of()));
 
@@ -132,9 +129,22 @@ class JobMutatorTest {
 
     assertThat(answer.getResponse().getAllowed()).isTrue();
     assertThat(answer.getResponse().getWarnings())
-        .containsExactly(JobMutator.missingQueueWarning("cpu", NS));
+        .containsExactly(JobMutator.missingQueueWarning("cpu"));
     assertThat(answer.getResponse().getWarnings().get(0)).contains("\"cpu\"", "does not exist");
     assertThat(patched(request, answer).at("/spec/suspend").asBoolean()).isTrue();
+  }
+
+  @Test
+  void aQueueKeptInAnotherNamespaceDrawsNoWarning() {
+    AdmissionHandler koordQueue =
+        new JobMutator(JobAdapters.builtIn(), FixedQueues.in("koord-queue", "team-b"), false)
+            .handler(false);
+
+    AdmissionReview answer =
+        koordQueue.handle(create(job(NS, Map.of(WellKnown.QUOTA_NAME, "team-b"), Map.of())));
+
+    assertThat(answer.getResponse().getAllowed()).isTrue();
+    assertThat(answer.getResponse().getWarnings()).isNullOrEmpty();
   }
 
   @Test
@@ -196,8 +206,7 @@ class JobMutatorTest {
           headGroupSpec: {template: {spec: {containers: [{name: ray-head, image: ray}]}}}
         """, RayClusterAdapter.RayCluster.class);
     AdmissionHandler managed =
-        new JobMutator(JobAdapters.builtIn(), ns -> queues.getOrDefault(ns, Set.of()), false)
-            .handler(true);
+        new JobMutator(JobAdapters.builtIn(), queues, false).handler(true);
 
     AdmissionReview answer = managed.handle(create(cluster));
 

@@ -10,6 +10,7 @@ import io.koord4j.api.WellKnown;
 import io.koord4j.jobs.JobAdapters;
 import io.koord4j.webhook.admission.Json;
 import io.koord4j.webhook.admission.JobMutator;
+import io.koord4j.webhook.admission.FixedQueues;
 import io.koord4j.webhook.admission.Reviews;
 import io.koord4j.webhook.tls.CertificateAuthority;
 import io.koord4j.webhook.tls.ReloadableKeyManager;
@@ -27,7 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Random;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
@@ -50,7 +50,7 @@ class AdmissionServerFuzzTest {
   static void start() throws Exception {
     ca = CertificateAuthority.create("fuzz-ca", Duration.ofHours(1));
     keys = new ReloadableKeyManager(ca.issueServing(List.of("127.0.0.1"), Duration.ofHours(1)));
-    JobMutator mutator = new JobMutator(JobAdapters.builtIn(), ns -> Set.of("gpu"), true);
+    JobMutator mutator = new JobMutator(JobAdapters.builtIn(), FixedQueues.in("team-a", "gpu"), true);
     server = AdmissionServer.start("127.0.0.1", 0, keys, Map.of(PATH, mutator.handler(false)), registry);
     KeyStore trust = KeyStore.getInstance("PKCS12");
     trust.load(null, null);

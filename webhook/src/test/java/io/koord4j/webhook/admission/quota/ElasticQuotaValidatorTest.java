@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.webhook.admission.Reviews;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -40,6 +41,30 @@ class ElasticQuotaValidatorTest {
   }
 
   @Test
+  void aRefusalIsCheckedAgainstFreshQuotas() {
+    ElasticQuota team = Quotas.group("team", "org", "5", "50");
+    ElasticQuotaValidator stale = new ElasticQuotaValidator(lagging(List.of(org), List.of(org, team)));
+
+    AdmissionReview child = stale.handle(Reviews.create(Quotas.leaf("a", "team", "1", "2")));
+    AdmissionReview orphan = stale.handle(Reviews.create(Quotas.leaf("b", "nowhere", "1", "2")));
+
+    assertThat(child.getResponse().getAllowed()).as("parent created a moment ago").isTrue();
+    assertThat(orphan.getResponse().getStatus().getMessage()).contains("\"nowhere\" does not exist");
+  }
+
+  @Test
+  void aDeleteIsCheckedAgainstFreshQuotas() {
+    ElasticQuota child = Quotas.leaf("a", "org", "1", "2");
+    ElasticQuotaValidator stale = new ElasticQuotaValidator(lagging(List.of(org), List.of(org, child)));
+    AdmissionReview delete = Reviews.review("DELETE", org);
+    delete.getRequest().setOldObject(delete.getRequest().getObject());
+    delete.getRequest().setObject(null);
+
+    assertThat(stale.handle(delete).getResponse().getAllowed())
+        .as("child created a moment ago").isFalse();
+  }
+
+  @Test
   void unreadableAmountIsRefused() {
     ElasticQuota bad = Quotas.leaf("a", "org", "1", "2");
     bad.getMetadata().setAnnotations(Map.of(WellKnown.QUOTA_SHARED_WEIGHT, "not json"));
@@ -47,5 +72,20 @@ class ElasticQuotaValidatorTest {
     assertThat(validator.handle(Reviews.create(bad)).getResponse().getStatus().getMessage())
         .startsWith("metadata.annotations[quota.scheduling.koordinator.sh/shared-weight]: not a "
             + "JSON resource list");
+  }
+
+  /** A cache that has not seen everything the API server holds yet. */
+  private static QuotaLookup lagging(List<ElasticQuota> cached, List<ElasticQuota> current) {
+    return new QuotaLookup() {
+      @Override
+      public Collection<ElasticQuota> all() {
+        return cached;
+      }
+
+      @Override
+      public Collection<ElasticQuota> fresh() {
+        return current;
+      }
+    };
   }
 }

@@ -1,0 +1,84 @@
+package io.koord4j.webhook;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.koord4j.api.gang.PodGroup;
+import io.koord4j.api.gang.PodGroupSpec;
+import io.koord4j.api.queue.Queue;
+import io.koord4j.api.queue.QueueSpec;
+import io.koord4j.webhook.admission.JobMutator;
+import io.koord4j.webhook.cache.ClusterCache;
+import java.util.OptionalInt;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The webhook's caches against the real API server: filled before use, and what a miss does. */
+class ClusterCacheIT {
+  private WebhookTestBed bed;
+  private KubernetesClient client;
+  private String namespace;
+
+  @BeforeEach
+  void setUp() {
+    bed = new WebhookTestBed("cache-it");
+    client = bed.client;
+    namespace = bed.objectNamespace;
+  }
+
+  @AfterEach
+  void tearDown() {
+    if (bed != null) {
+      bed.close();
+    }
+  }
+
+  @Test
+  void aStartedCacheHoldsWhatExistedBeforeIt() {
+    createQueue(JobMutator.DEFAULT_QUEUE);
+    createPodGroup("train", 3);
+
+    ClusterCache cache = bed.startCache();
+
+    // Answered from the cache alone: no waiting, no read from the API server.
+    assertThat(cache.queues().existsIn(namespace, JobMutator.DEFAULT_QUEUE)).isTrue();
+    assertThat(cache.queues().existsIn("elsewhere-" + bed.suffix, JobMutator.DEFAULT_QUEUE))
+        .isFalse();
+    assertThat(cache.gangs().minMember(namespace, "train")).isEqualTo(OptionalInt.of(3));
+  }
+
+  @Test
+  void whatTheCacheHasNotSeenYetIsReadFromTheApiServer() {
+    String queue = "team-" + bed.suffix;
+    createQueue(queue);
+    createQueue(JobMutator.DEFAULT_QUEUE);
+    createPodGroup("train", 2);
+
+    try (ClusterCache notFilled = new ClusterCache(client)) {
+      assertThat(notFilled.queues().exists(queue)).as("named queue").isTrue();
+      assertThat(notFilled.queues().exists("absent-" + bed.suffix)).isFalse();
+      assertThat(notFilled.gangs().minMember(namespace, "train")).isEqualTo(OptionalInt.of(2));
+      assertThat(notFilled.gangs().minMember(namespace, "absent")).isEmpty();
+      assertThat(notFilled.queues().existsIn(namespace, JobMutator.DEFAULT_QUEUE))
+          .as("the default queue is answered from the cache alone").isFalse();
+    }
+  }
+
+  private void createQueue(String name) {
+    Queue queue = new Queue();
+    queue.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+    queue.setSpec(new QueueSpec());
+    client.resource(queue).create();
+  }
+
+  private void createPodGroup(String name, int minMember) {
+    PodGroup group = new PodGroup();
+    group.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+    PodGroupSpec spec = new PodGroupSpec();
+    spec.setMinMember(minMember);
+    group.setSpec(spec);
+    client.resource(group).create();
+  }
+}
