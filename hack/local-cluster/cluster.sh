@@ -476,7 +476,8 @@ job_crds() {
   echo "$(module_dir "github.com/argoproj/argo-workflows/v3@v$ARGO_WORKFLOWS_VERSION")/manifests/base/crds/minimal/argoproj.io_workflows.yaml"
   local ray
   ray=$(module_dir "github.com/ray-project/kuberay/ray-operator@v$KUBERAY_VERSION")/config/crd/bases
-  echo "$ray/ray.io_rayclusters.yaml" "$ray/ray.io_rayjobs.yaml"
+  # RayServices are not queued, but KubeRay's operator stops when it cannot watch them.
+  echo "$ray/ray.io_rayclusters.yaml" "$ray/ray.io_rayjobs.yaml" "$ray/ray.io_rayservices.yaml"
 }
 
 # Out of cluster, the training operator's certificate rotator still wants its Secret and webhook
