@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.kueue.PodSet;
 import io.koord4j.api.queue.QueueUnit;
@@ -258,15 +257,7 @@ class JobKindsIT extends InProcessManagerBase {
   private GenericKubernetesResource create(
       TestCluster cluster, String apiVersion, String kind, String name, String quota, String body,
       boolean suspended) {
-    GenericKubernetesResource job = Serialization.unmarshal(body, GenericKubernetesResource.class);
-    job.setApiVersion(apiVersion);
-    job.setKind(kind);
-    if (job.getMetadata() == null) {
-      job.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
-    }
-    job.getMetadata().setName(name);
-    job.getMetadata().setNamespace(cluster.namespace);
-    job.getMetadata().setLabels(Map.of(WellKnown.QUOTA_NAME, quota));
+    GenericKubernetesResource job = QueuedJobs.of(apiVersion, kind, name, cluster.namespace, quota, body);
     return client.resource(suspended ? QueuedJobs.suspended(job) : job).create();
   }
 

@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.gang.PodGroup;
 import io.koord4j.api.queue.QueueUnit;
@@ -27,8 +26,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A queued job run for real: admitted by the queue, its pods created by the kind's upstream
- * operator (KubeRay, the Kubeflow training operator; started by {@code cluster.sh jobs up}), bound by koord-scheduler as one gang and run
- * by KWOK. The user's pod templates name the scheduler, as Koordinator users write them.
+ * operator (KubeRay's, Kubeflow's training operator; both started by {@code cluster.sh jobs up}),
+ * bound by koord-scheduler as one gang and run by KWOK. The user's pod templates name the
+ * scheduler, as Koordinator users write them.
  *
  * <p>The scheduler, its nodes and the jobs' pods carry a name unique to this run: the nodes are
  * tainted and labelled from birth, and only these pods tolerate and select them, so no other
@@ -152,13 +152,7 @@ class OperatorGangIT extends InProcessManagerBase {
 
   /** The job "train" as its user writes it, labelled with its quota. */
   private static GenericKubernetesResource job(Kind kind, TestCluster cluster, String quota) {
-    GenericKubernetesResource job = Serialization.unmarshal(kind.manifest(), GenericKubernetesResource.class);
-    job.setApiVersion(kind.apiVersion);
-    job.setKind(kind.kind);
-    job.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
-        .withName("train").withNamespace(cluster.namespace)
-        .withLabels(Map.of(WellKnown.QUOTA_NAME, quota)).build());
-    return job;
+    return QueuedJobs.of(kind.apiVersion, kind.kind, "train", cluster.namespace, quota, kind.manifest());
   }
 
   private static List<Pod> pods(Kind kind, TestCluster cluster) {
