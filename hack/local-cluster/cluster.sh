@@ -500,11 +500,15 @@ webhooks: []
 EOF
 }
 
+training_operator_cert_issued() {
+  [[ -n $(kubectl -n kubeflow get secret training-operator-webhook-cert -o 'jsonpath={.data.tls\.key}') ]]
+}
+
 # Copies the certificate the rotator wrote into its Secret to where the operator reads it, as a
 # mounted Secret would be.
 copy_training_operator_certs() {
   local deadline=$((SECONDS + 60)) file
-  until [[ -n $(kubectl -n kubeflow get secret training-operator-webhook-cert -o 'jsonpath={.data.tls\.key}') ]]; do
+  until training_operator_cert_issued; do
     ((SECONDS < deadline)) || die "the training operator did not fill Secret kubeflow/training-operator-webhook-cert; see $LOGS/training-operator.log"
     sleep 0.5
   done
@@ -522,6 +526,8 @@ start_training_operator() {
   build_one training-operator.v1 "$TRAINING_OPERATOR_VERSION" \
     go_install "github.com/kubeflow/training-operator/cmd/training-operator.v1@v$TRAINING_OPERATOR_VERSION"
   training_operator_webhook_objects | kubectl apply -f - >/dev/null
+  # A running operator whose Secret is empty outlived the control plane it was started against.
+  if is_running training-operator && ! training_operator_cert_issued; then stop training-operator; fi
   start training-operator env KUBECONFIG="$KUBECONFIG_FILE" "$BIN/training-operator.v1" \
     --metrics-bind-address "127.0.0.1:$TRAINING_OPERATOR_METRICS_PORT" \
     --health-probe-bind-address "127.0.0.1:$TRAINING_OPERATOR_HEALTH_PORT" \
