@@ -129,8 +129,10 @@ class OperatorGangIT extends InProcessManagerBase {
 
       addNodes(kind, 1);
 
-      await().atMost(WAIT).until(() -> pods(kind, cluster).stream()
-          .filter(pod -> "Running".equals(pod.getStatus().getPhase())).count() == 3);
+      await().atMost(WAIT).untilAsserted(() -> assertThat(pods(kind, cluster))
+          .extracting(OperatorGangIT::describe)
+          .hasSize(3)
+          .allMatch(pod -> pod.contains(" Running ")));
       List<Pod> pods = pods(kind, cluster);
       assertThat(pods).allSatisfy(pod -> {
         assertThat(pod.getSpec().getSchedulerName()).isEqualTo(SCHEDULER);
@@ -157,6 +159,15 @@ class OperatorGangIT extends InProcessManagerBase {
 
   private static List<Pod> pods(Kind kind, TestCluster cluster) {
     return client.pods().inNamespace(cluster.namespace).withLabel(kind.podLabel, "train").list().getItems();
+  }
+
+  /** Name, node, phase and scheduling condition, for a failure to show where each pod is. */
+  private static String describe(Pod pod) {
+    return pod.getMetadata().getName() + " on " + pod.getSpec().getNodeName() + " " + pod.getStatus().getPhase()
+        + " " + pod.getStatus().getConditions().stream()
+            .filter(c -> "PodScheduled".equals(c.getType()))
+            .map(c -> c.getStatus() + ": " + c.getMessage())
+            .toList();
   }
 
   private static boolean isBound(Pod pod) {
