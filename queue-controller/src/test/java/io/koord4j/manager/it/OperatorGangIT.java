@@ -86,8 +86,13 @@ class OperatorGangIT extends InProcessManagerBase {
     String manifest() {
       String spec = podSpec.replaceFirst("^\\{", String.format(
           "{schedulerName: %s, nodeSelector: {%s: \"%s\"}, tolerations: [{key: %s, operator: Equal, value: \"%s\", effect: NoSchedule}], ",
-          SCHEDULER, POOL_KEY, RUN, POOL_KEY, RUN));
+          SCHEDULER, POOL_KEY, pool(), POOL_KEY, RUN));
       return String.format(body, spec);
+    }
+
+    /** Each kind's nodes apart, so that one kind's test cannot use another's free nodes. */
+    String pool() {
+      return RUN + "-" + name().toLowerCase();
     }
   }
 
@@ -180,7 +185,7 @@ class OperatorGangIT extends InProcessManagerBase {
         .anyMatch("Unschedulable"::equals);
   }
 
-  /** KWOK nodes of 2 CPUs in this run's pool, tainted from creation so only its pods land there. */
+  /** KWOK nodes of 2 CPUs in the kind's pool, tainted from creation so only its pods land there. */
   private static void addNodes(Kind kind, int count) {
     for (int i = 0; i < count; i++) {
       String name = "gang-" + RUN + "-" + kind.name().toLowerCase() + "-" + nodes.size();
@@ -189,7 +194,7 @@ class OperatorGangIT extends InProcessManagerBase {
       Node node = new NodeBuilder()
           .withNewMetadata().withName(name)
           .addToAnnotations("kwok.x-k8s.io/node", "fake")
-          .addToLabels(Map.of("kubernetes.io/hostname", name, "type", "kwok", POOL_KEY, RUN))
+          .addToLabels(Map.of("kubernetes.io/hostname", name, "type", "kwok", POOL_KEY, kind.pool()))
           .endMetadata()
           .withNewSpec().addNewTaint().withKey(POOL_KEY).withValue(RUN).withEffect("NoSchedule").endTaint().endSpec()
           .withNewStatus().withCapacity(capacity).withAllocatable(capacity).endStatus()
