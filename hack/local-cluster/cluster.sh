@@ -11,7 +11,8 @@ KWOK_VERSION=0.8.0
 HELM_VERSION=3.22.0
 KUEUE_VERSION=0.17.0
 # Job kinds koord4j queues: where their upstream CRDs come from (the module proxy lists none of
-# these modules' versions, but serves these pinned ones), and KubeRay, whose operator runs here.
+# these modules' versions, but serves these pinned ones), and the operators that run here: KubeRay and
+# the Kubeflow training operator.
 TRAINING_OPERATOR_VERSION=1.9.3
 MPI_OPERATOR_VERSION=0.8.0
 SPARK_OPERATOR_VERSION=2.5.0
@@ -39,6 +40,11 @@ KUEUE_METRICS_PORT=18443
 KUEUE_HEALTH_PORT=18081
 RAY_OPERATOR_METRICS_PORT=18082
 RAY_OPERATOR_HEALTH_PORT=18083
+TRAINING_OPERATOR_METRICS_PORT=18084
+TRAINING_OPERATOR_HEALTH_PORT=18085
+TRAINING_OPERATOR_WEBHOOK_PORT=19445
+# The training operator serves its webhook with the certificate it finds here (in a pod, its Secret).
+TRAINING_OPERATOR_CERTS=/tmp/k8s-webhook-server/serving-certs
 KUEUE_METRICS_CERTS=/etc/kueue/metrics/certs
 APISERVER=https://127.0.0.1:$APISERVER_PORT
 
@@ -306,7 +312,7 @@ stop() {
 
 stop_all() {
   local c
-  for c in ray-operator kueue kwok kube-scheduler kube-controller-manager kube-apiserver etcd; do stop "$c"; done
+  for c in training-operator ray-operator kueue kwok kube-scheduler kube-controller-manager kube-apiserver etcd; do stop "$c"; done
 }
 
 cmd_down() {
@@ -317,7 +323,7 @@ cmd_down() {
 
 cmd_status() {
   local c state
-  for c in etcd kube-apiserver kube-controller-manager kube-scheduler kwok kueue ray-operator; do
+  for c in etcd kube-apiserver kube-controller-manager kube-scheduler kwok kueue ray-operator training-operator; do
     if is_running "$c"; then state="running (pid $(pid_of "$c"), rss $(ps -o rss= -p "$(pid_of "$c")" | awk '{printf "%d MiB", $1/1024}'))"
     else state="stopped"; fi
     printf '%-24s %s\n' "$c" "$state"
@@ -482,31 +488,100 @@ job_crds() {
   echo "$(module_dir "github.com/argoproj/argo-workflows/v3@v$ARGO_WORKFLOWS_VERSION")/manifests/base/crds/minimal/argoproj.io_workflows.yaml"
   local ray
   ray=$(module_dir "github.com/ray-project/kuberay/ray-operator@v$KUBERAY_VERSION")/config/crd/bases
-  echo "$ray/ray.io_rayclusters.yaml" "$ray/ray.io_rayjobs.yaml"
+  # RayServices are not queued, but KubeRay's operator stops when it cannot watch them.
+  echo "$ray/ray.io_rayclusters.yaml" "$ray/ray.io_rayjobs.yaml" "$ray/ray.io_rayservices.yaml"
 }
 
-# KubeRay's operator runs out of cluster; the pods it creates are scheduled by kube-scheduler onto
-# KWOK nodes, which run them.
+# Out of cluster, the training operator's certificate rotator still wants its Secret and webhook
+# configuration: it fills the Secret, and injects its CA into the configuration, left without
+# webhooks because the API server cannot reach the operator by its service name.
+training_operator_webhook_objects() {
+  cat <<EOF
+apiVersion: v1
+kind: Namespace
+metadata: {name: kubeflow}
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: training-operator-webhook-cert, namespace: kubeflow}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: validator.training-operator.kubeflow.org}
+webhooks: []
+EOF
+}
+
+training_operator_cert_issued() {
+  [[ -n $(kubectl -n kubeflow get secret training-operator-webhook-cert -o 'jsonpath={.data.tls\.key}') ]]
+}
+
+# Copies the certificate the rotator wrote into its Secret to where the operator reads it, as a
+# mounted Secret would be.
+copy_training_operator_certs() {
+  local deadline=$((SECONDS + 60)) file
+  until training_operator_cert_issued; do
+    ((SECONDS < deadline)) || die "the training operator did not fill Secret kubeflow/training-operator-webhook-cert; see $LOGS/training-operator.log"
+    sleep 0.5
+  done
+  mkdir -p "$TRAINING_OPERATOR_CERTS"
+  for file in tls.crt tls.key; do
+    kubectl -n kubeflow get secret training-operator-webhook-cert -o "jsonpath={.data.${file/./\\.}}" \
+      | base64 -d >"$TRAINING_OPERATOR_CERTS/$file"
+  done
+  chmod 600 "$TRAINING_OPERATOR_CERTS/tls.key"
+}
+
+# Only TFJob and PyTorchJob: its MPIJob controller is for kubeflow.org/v1, whereas the MPI
+# Operator's v2beta1 CRD is installed; XGBoost, Paddle and JAX jobs are not queued.
+start_training_operator() {
+  build_one training-operator.v1 "$TRAINING_OPERATOR_VERSION" \
+    go_install "github.com/kubeflow/training-operator/cmd/training-operator.v1@v$TRAINING_OPERATOR_VERSION"
+  training_operator_webhook_objects | kubectl apply -f - >/dev/null
+  # A running operator whose Secret is empty outlived the control plane it was started against.
+  if is_running training-operator && ! training_operator_cert_issued; then stop training-operator; fi
+  start training-operator env KUBECONFIG="$KUBECONFIG_FILE" "$BIN/training-operator.v1" \
+    --metrics-bind-address "127.0.0.1:$TRAINING_OPERATOR_METRICS_PORT" \
+    --health-probe-bind-address "127.0.0.1:$TRAINING_OPERATOR_HEALTH_PORT" \
+    --webhook-server-port "$TRAINING_OPERATOR_WEBHOOK_PORT" \
+    --enable-scheme tfjob --enable-scheme pytorchjob
+  copy_training_operator_certs
+  wait_healthy training-operator "http://127.0.0.1:$TRAINING_OPERATOR_HEALTH_PORT/readyz" 120
+}
+
+start_ray_operator() {
+  build_one ray-operator "$KUBERAY_VERSION" go_install "github.com/ray-project/kuberay/ray-operator@v$KUBERAY_VERSION"
+  start ray-operator env KUBECONFIG="$KUBECONFIG_FILE" "$BIN/ray-operator" \
+    --metrics-addr "127.0.0.1:$RAY_OPERATOR_METRICS_PORT" \
+    --health-probe-bind-address "127.0.0.1:$RAY_OPERATOR_HEALTH_PORT" \
+    --enable-leader-election=false --log-stdout-encoder console
+  wait_healthy ray-operator "http://127.0.0.1:$RAY_OPERATOR_HEALTH_PORT/readyz" 90
+}
+
+# KubeRay's operator and Kubeflow's training operator run out of cluster; the pods they create are
+# placed by the scheduler their templates name (kube-scheduler by default) onto KWOK nodes, which
+# run them.
 cmd_jobs() {
   case ${1:-} in
     up)
       cluster_is_up || die "the cluster is not up; run: cluster.sh up"
-      local file
-      for file in $(job_crds); do
+      local files file
+      files=$(job_crds)
+      for file in $files; do
         kubectl apply --server-side --force-conflicts -f "$file" >/dev/null
       done
-      kubectl wait --for=condition=Established crd --all --timeout=60s >/dev/null
-      build_one ray-operator "$KUBERAY_VERSION" go_install "github.com/ray-project/kuberay/ray-operator@v$KUBERAY_VERSION"
-      start ray-operator env KUBECONFIG="$KUBECONFIG_FILE" "$BIN/ray-operator" \
-        --metrics-addr "127.0.0.1:$RAY_OPERATOR_METRICS_PORT" \
-        --health-probe-bind-address "127.0.0.1:$RAY_OPERATOR_HEALTH_PORT" \
-        --enable-leader-election=false --log-stdout-encoder console
-      wait_healthy ray-operator "http://127.0.0.1:$RAY_OPERATOR_HEALTH_PORT/readyz" 90
-      log "job CRDs installed; KubeRay operator $KUBERAY_VERSION up"
+      # Only these CRDs: another one may be in the middle of being created, without conditions yet.
+      for file in $files; do
+        kubectl wait --for=condition=Established -f "$file" --timeout=60s >/dev/null
+      done
+      start_ray_operator
+      start_training_operator
+      log "job CRDs installed; KubeRay operator $KUBERAY_VERSION and training operator $TRAINING_OPERATOR_VERSION up"
       ;;
     down)
+      stop training-operator
       stop ray-operator
-      log "KubeRay operator down (job CRDs stay)"
+      log "KubeRay and training operators down (job CRDs stay)"
       ;;
     *) die "usage: cluster.sh jobs up|down" ;;
   esac

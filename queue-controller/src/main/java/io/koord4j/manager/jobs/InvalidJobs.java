@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.koord4j.manager.support.KubeObjects;
 import java.time.Instant;
@@ -16,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * Tells the owner of a job the queue cannot read (its adapter named a bad field) why the job
  * stays pending: a condition {@value #CONDITION} False with reason {@value #REASON} in the job's
  * {@code status.conditions}, and a Warning event, both carrying the adapter's message. Written
- * once per distinct message, so that reconciling the same bad job again writes nothing.
+ * once per distinct message, so that reconciling the same bad job again writes nothing. Once the
+ * owner fixes the job, the condition goes: the job no longer waits for its owner but for its quota.
  *
  * <p>The condition is best effort: a kind whose status has no conditions list (the API server
  * prunes it) keeps the event only.
@@ -34,15 +37,12 @@ final class InvalidJobs {
     ObjectNode status = tree.with("status");
     ArrayNode conditions =
         status.get("conditions") instanceof ArrayNode list ? list : status.putArray("conditions");
-    for (int i = 0; i < conditions.size(); i++) {
-      JsonNode condition = conditions.get(i);
-      if (CONDITION.equals(condition.path("type").asText())) {
-        if (message.equals(condition.path("message").asText())) {
-          return;
-        }
-        conditions.remove(i);
-        break;
+    int index = indexOfCondition(conditions);
+    if (index >= 0) {
+      if (message.equals(conditions.get(index).path("message").asText())) {
+        return;
       }
+      conditions.remove(index);
     }
     conditions
         .addObject()
@@ -61,5 +61,40 @@ final class InvalidJobs {
     } catch (KubernetesClientException e) {
       LOG.debug("cannot write the {} condition of {}", CONDITION, job.getMetadata().getName(), e);
     }
+  }
+
+  /**
+   * Removes the condition this class wrote, if the job still has it. A JSON patch that first tests
+   * the entry, so that a condition list the job's operator changed meanwhile is left alone until
+   * the next reconcile.
+   */
+  static void clear(KubernetesClient client, HasMetadata job) {
+    JsonNode conditions = Serialization.jsonMapper().valueToTree(job).path("status").path("conditions");
+    int index = indexOfCondition(conditions);
+    if (index < 0 || !REASON.equals(conditions.get(index).path("reason").asText())) {
+      return;
+    }
+    String path = "/status/conditions/" + index;
+    ArrayNode patch = Serialization.jsonMapper().createArrayNode();
+    patch.addObject().put("op", "test").put("path", path + "/reason").put("value", REASON);
+    patch.addObject().put("op", "remove").put("path", path);
+    try {
+      client.resource(job).subresource("status").patch(PatchContext.of(PatchType.JSON), patch.toString());
+      LOG.info(
+          "{} {}/{} reads well again and is queued",
+          job.getKind(), job.getMetadata().getNamespace(), job.getMetadata().getName());
+    } catch (KubernetesClientException e) {
+      LOG.debug("cannot remove the {} condition of {}", CONDITION, job.getMetadata().getName(), e);
+    }
+  }
+
+  /** Index of the {@value #CONDITION} condition, or -1. */
+  private static int indexOfCondition(JsonNode conditions) {
+    for (int i = 0; i < conditions.size(); i++) {
+      if (CONDITION.equals(conditions.get(i).path("type").asText())) {
+        return i;
+      }
+    }
+    return -1;
   }
 }

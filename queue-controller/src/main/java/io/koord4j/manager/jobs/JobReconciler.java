@@ -38,7 +38,7 @@ import java.util.Optional;
  * unit releases its quota; a finished job finishes its unit, which releases its quota. Each step
  * looks only at the current job and unit, so a crash between steps is repaired by the next
  * reconcile. A job whose fields the adapter cannot read stays suspended and is marked (see
- * {@link InvalidJobs}); the controller carries on with other jobs.
+ * {@link InvalidJobs}) until its owner fixes it; the controller carries on with other jobs.
  *
  * <p>The operator SDK reads the job type from the type argument, so each kind registers a
  * named subclass (see {@link JobIntegrations}).
@@ -81,6 +81,7 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
     }
     try {
       reconcile(job, queue.get(), context);
+      InvalidJobs.clear(context.getClient(), job);
     } catch (IllegalArgumentException e) {
       // A field the adapter cannot read: the job stays suspended until its owner fixes it.
       InvalidJobs.record(context.getClient(), job, adapter.type(), e.getMessage(), clock.instant());
