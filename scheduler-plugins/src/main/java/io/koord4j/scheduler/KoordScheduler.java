@@ -42,7 +42,13 @@ import io.koord4j.api.gang.PodGroup;
 public final class KoordScheduler implements AutoCloseable {
 
   public static final String DEFAULT_NAME = "koord-scheduler";
-  private static final int BINDING_THREADS = 16;
+  /**
+   * Binding threads mostly wait for the API server; kube-scheduler binds each pod on a goroutine
+   * of its own, so too few threads here cap throughput at threads / bind latency.
+   */
+  private static final int BINDING_THREADS = 64;
+  /** For conditions and events, which are written apart from binding. */
+  private static final int OUTCOME_THREADS = 8;
 
   /** Tunables; the defaults are kube-scheduler's. */
   public record Options(
@@ -71,16 +77,19 @@ public final class KoordScheduler implements AutoCloseable {
 
   private final ExecutorService filterPool;
   private final ExecutorService bindingPool;
+  private final ExecutorService outcomePool;
   private final ScheduledExecutorService timer;
   private final SchedulingQueue queue;
   private final ClusterWatch watch;
   private final Scheduler scheduler;
   private final Thread loop;
   private final Extender extender;
+  private boolean watching;
 
   public KoordScheduler(KubernetesClient client, MeterRegistry registry, Options options) {
     filterPool = Executors.newFixedThreadPool(options.parallelism(), daemon("koord-filter"));
     bindingPool = Executors.newFixedThreadPool(BINDING_THREADS, daemon("koord-binding"));
+    outcomePool = Executors.newFixedThreadPool(OUTCOME_THREADS, daemon("koord-outcomes"));
     timer = Executors.newSingleThreadScheduledExecutor(daemon("koord-permit-timer"));
     WaitingPods waitingPods = new WaitingPods(timer);
     SchedulerCache cache = new SchedulerCache(GangResolver::gangIdOf);
@@ -137,7 +146,7 @@ public final class KoordScheduler implements AutoCloseable {
             queue,
             cache,
             framework,
-            new PodOutcomeRecorder(client, options.schedulerName()),
+            new PodOutcomeRecorder(client, options.schedulerName(), outcomePool),
             bindingPool,
             new SchedulerMetrics(registry, queue, cache));
     loop = daemon("koord-scheduler").newThread(scheduler);
@@ -158,9 +167,21 @@ public final class KoordScheduler implements AutoCloseable {
     return extender;
   }
 
-  /** Lists the cluster, then starts scheduling. */
+  /**
+   * Lists the cluster and keeps watching it, once. kube-scheduler does this before it leads, so
+   * a standby takes over with its caches filled, and a new leader lists while it acquires the
+   * Lease.
+   */
+  public synchronized void watchCluster() {
+    if (!watching) {
+      watch.start();
+      watching = true;
+    }
+  }
+
+  /** Lists the cluster unless {@link #watchCluster} already did, then starts scheduling. */
   public void start() {
-    watch.start();
+    watchCluster();
     loop.start();
   }
 
@@ -170,6 +191,7 @@ public final class KoordScheduler implements AutoCloseable {
     watch.close();
     timer.shutdownNow();
     bindingPool.shutdownNow();
+    outcomePool.shutdownNow();
     filterPool.shutdownNow();
   }
 

@@ -23,7 +23,10 @@ public final class Scheduler implements Runnable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
 
-  /** Where outcomes are told to people: pod conditions and events. */
+  /**
+   * Where outcomes are told to people: pod conditions and events. Called on the scheduling and
+   * binding threads, so an implementation must not wait for the API server on them.
+   */
   public interface Outcomes {
     void unschedulable(Pod pod, String message);
 
@@ -74,7 +77,7 @@ public final class Scheduler implements Runnable {
       if (!placement.found()) {
         metrics.attempt(SchedulerMetrics.UNSCHEDULABLE);
         queue.parkUnschedulable(attempt, placement.error().rejectors());
-        tell(pod, placement.error().message());
+        outcomes.unschedulable(pod, placement.error().message());
         return;
       }
       String node = placement.nodeName();
@@ -84,7 +87,7 @@ public final class Scheduler implements Runnable {
         cache.forget(attempt.uid());
         metrics.attempt(SchedulerMetrics.UNSCHEDULABLE);
         queue.parkUnschedulable(attempt, Set.of(reserved.plugin()));
-        tell(pod, reserved.plugin() + ": " + reserved.message());
+        outcomes.unschedulable(pod, reserved.plugin() + ": " + reserved.message());
         return;
       }
       framework
@@ -115,11 +118,6 @@ public final class Scheduler implements Runnable {
     if (queue.backoff(attempt)) {
       outcomes.unschedulable(pod, status.plugin() + ": " + status.message());
     }
-  }
-
-  /** Conditions and events are API calls: the binding threads make them, not this loop. */
-  private void tell(Pod pod, String message) {
-    binding.execute(() -> outcomes.unschedulable(pod, message));
   }
 
   private static String nameOf(Pod pod) {

@@ -9,17 +9,20 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.koord4j.scheduler.extender.ExtenderServer;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * koord-scheduler. Connects with KUBECONFIG or the in-cluster service account, serves {@code
  * /healthz} and {@code /metrics}, and schedules only while it holds the Lease, so that replicas
- * can stand by. Losing the Lease ends the process, as kube-scheduler does: a restart rebuilds all
- * state from the cluster.
+ * can stand by. It lists and watches the cluster from the start, as kube-scheduler does, so that a
+ * standby takes over with filled caches. Losing the Lease ends the process, as kube-scheduler
+ * does: a restart rebuilds all state from the cluster.
  *
  * <p>Environment: {@code SCHEDULER_NAME} (default koord-scheduler), {@code HEALTH_PORT} (default
  * 10251), {@code LEASE_NAMESPACE} (default kube-system).
@@ -43,32 +46,41 @@ public final class SchedulerMain {
     HealthServer health = new HealthServer(Integer.parseInt(env("HEALTH_PORT", "10251")), registry);
     KoordScheduler scheduler = new KoordScheduler(client, registry, options);
     LOG.info("{} as {}; health and metrics on port {}", name, identity, health.port());
-    client
-        .leaderElector()
-        .withConfig(
-            new LeaderElectionConfigBuilder()
-                .withName(name)
-                .withLock(new LeaseLock(env("LEASE_NAMESPACE", "kube-system"), name, identity))
-                .withLeaseDuration(Duration.ofSeconds(15))
-                .withRenewDeadline(Duration.ofSeconds(10))
-                .withRetryPeriod(Duration.ofSeconds(2))
-                .withLeaderCallbacks(
-                    new LeaderCallbacks(
-                        () -> {
-                          LOG.info("leading; starting to schedule");
-                          scheduler.start();
-                          if (extenderPort != null) {
-                            serveExtender(extenderPort, scheduler);
-                          }
-                        },
-                        () -> {
-                          LOG.error("lost the lease; exiting so that a restart rebuilds state");
-                          System.exit(1);
-                        },
-                        leader -> LOG.info("leader is {}", leader)))
-                .build())
-        .build()
-        .run();
+    CompletableFuture<?> leading =
+        client
+            .leaderElector()
+            .withConfig(
+                new LeaderElectionConfigBuilder()
+                    .withName(name)
+                    .withLock(new LeaseLock(env("LEASE_NAMESPACE", "kube-system"), name, identity))
+                    .withLeaseDuration(Duration.ofSeconds(15))
+                    .withRenewDeadline(Duration.ofSeconds(10))
+                    .withRetryPeriod(Duration.ofSeconds(2))
+                    .withLeaderCallbacks(
+                        new LeaderCallbacks(
+                            () -> {
+                              LOG.info("leading after {} ms; starting to schedule", uptimeMillis());
+                              scheduler.start();
+                              if (extenderPort != null) {
+                                serveExtender(extenderPort, scheduler);
+                              }
+                            },
+                            () -> {
+                              LOG.error("lost the lease; exiting so that a restart rebuilds state");
+                              System.exit(1);
+                            },
+                            leader -> LOG.info("leader is {}", leader)))
+                    .build())
+            .build()
+            .start();
+    // Listing while the Lease is acquired: a leader starts with its caches filled.
+    scheduler.watchCluster();
+    LOG.info("cluster listed {} ms after the JVM started", uptimeMillis());
+    leading.join();
+  }
+
+  private static long uptimeMillis() {
+    return ManagementFactory.getRuntimeMXBean().getUptime();
   }
 
   /** The port of {@code --extender-port}, null without the flag. */

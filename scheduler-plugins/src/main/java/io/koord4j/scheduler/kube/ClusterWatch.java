@@ -35,8 +35,8 @@ import org.slf4j.LoggerFactory;
  * the cache, the quota accounts, the PodGroup map the gang resolver reads, the node loads, and the
  * queue. Quotas, PodGroups, nodes and Devices sync before pods, so every pod is charged and
  * counted against a complete picture. NodeMetrics are not waited for: a node without one is
- * scheduled as if load were unknown, which is also how a cluster without the NodeMetric CRD is
- * served.
+ * scheduled as if load were unknown. A custom resource whose CRD is missing counts as having no
+ * objects until the CRD is installed ({@link OptionalInformer}).
  */
 public final class ClusterWatch implements AutoCloseable {
 
@@ -52,7 +52,7 @@ public final class ClusterWatch implements AutoCloseable {
   private final NodeLoads loads;
   private final Clock clock;
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
-  private SharedIndexInformer<ElasticQuota> quotaInformer;
+  private volatile OptionalInformer<ElasticQuota> quotaInformer;
 
   public ClusterWatch(
       KubernetesClient client,
@@ -75,48 +75,54 @@ public final class ClusterWatch implements AutoCloseable {
     this.clock = clock;
   }
 
-  /** Starts the informers and returns once each has listed its objects. */
+  /**
+   * Starts the informers and returns once each has listed its objects, or found its CRD missing:
+   * a missing CRD counts as no objects until it is installed.
+   */
   public void start() {
-    quotaInformer =
-        client.resources(ElasticQuota.class).inAnyNamespace().inform(handler(q -> quotasChanged()));
-    informers.add(quotaInformer);
-    quotasChanged();
-    informers.add(
-        client
-            .resources(PodGroup.class)
-            .inAnyNamespace()
-            .inform(
-                new Handler<PodGroup>() {
-                  @Override
-                  void upsert(PodGroup old, PodGroup group) {
-                    podGroups.put(idOf(group.getMetadata()), group);
-                    queue.onEvent(ClusterEvent.POD_GROUP_CHANGED);
-                  }
+    quotaInformer = OptionalInformer.start(client, ElasticQuota.class, handler(q -> quotasChanged()));
+    OptionalInformer<PodGroup> groupInformer =
+        OptionalInformer.start(
+            client,
+            PodGroup.class,
+            new Handler<PodGroup>() {
+              @Override
+              void upsert(PodGroup old, PodGroup group) {
+                podGroups.put(idOf(group.getMetadata()), group);
+                queue.onEvent(ClusterEvent.POD_GROUP_CHANGED);
+              }
 
-                  @Override
-                  void delete(PodGroup group) {
-                    podGroups.remove(idOf(group.getMetadata()));
-                  }
-                }));
+              @Override
+              void delete(PodGroup group) {
+                podGroups.remove(idOf(group.getMetadata()));
+              }
+            });
+    OptionalInformer<Device> deviceInformer =
+        OptionalInformer.start(
+            client,
+            Device.class,
+            new Handler<Device>() {
+              @Override
+              void upsert(Device old, Device device) {
+                cache.upsertDevice(device);
+                queue.onEvent(ClusterEvent.DEVICE_CHANGED);
+              }
+
+              @Override
+              void delete(Device device) {
+                cache.removeDevice(device.getMetadata().getName());
+                queue.onEvent(ClusterEvent.DEVICE_CHANGED);
+              }
+            });
+    // Not waited for: a node without a NodeMetric is scheduled as if its load were unknown.
+    OptionalInformer<NodeMetric> metricInformer =
+        OptionalInformer.start(client, NodeMetric.class, new NodeMetricHandler());
+    List.of(quotaInformer, groupInformer, deviceInformer, metricInformer)
+        .forEach(optional -> informers.add(optional.informer()));
     informers.add(client.nodes().inform(new NodeHandler()));
-    informers.add(
-        client
-            .resources(Device.class)
-            .inform(
-                new Handler<Device>() {
-                  @Override
-                  void upsert(Device old, Device device) {
-                    cache.upsertDevice(device);
-                    queue.onEvent(ClusterEvent.DEVICE_CHANGED);
-                  }
-
-                  @Override
-                  void delete(Device device) {
-                    cache.removeDevice(device.getMetadata().getName());
-                    queue.onEvent(ClusterEvent.DEVICE_CHANGED);
-                  }
-                }));
-    informers.add(nodeMetricInformer());
+    List.of(quotaInformer, groupInformer, deviceInformer)
+        .forEach(optional -> optional.ready().join());
+    quotasChanged();
     informers.add(client.pods().inAnyNamespace().inform(new PodHandler()));
   }
 
@@ -126,10 +132,10 @@ public final class ClusterWatch implements AutoCloseable {
   }
 
   private void quotasChanged() {
-    if (quotaInformer == null) {
+    if (quotaInformer == null || !quotaInformer.ready().isDone()) {
       return; // still listing; start() reads the complete list once it is there
     }
-    List<ElasticQuota> all = quotaInformer.getStore().list();
+    List<ElasticQuota> all = quotaInformer.informer().getStore().list();
     Map<String, String> bindings = new HashMap<>();
     all.forEach(
         q -> ElasticQuotaSpecs.boundNamespaces(q).forEach(ns -> bindings.put(ns, q.getMetadata().getName())));
@@ -141,40 +147,35 @@ public final class ClusterWatch implements AutoCloseable {
     }
   }
 
-  /** Started without waiting, and retried while the NodeMetric CRD is missing. */
-  private SharedIndexInformer<NodeMetric> nodeMetricInformer() {
-    SharedIndexInformer<NodeMetric> informer = client.resources(NodeMetric.class).runnableInformer(0);
-    informer.addEventHandler(
-        new Handler<NodeMetric>() {
-          @Override
-          void upsert(NodeMetric old, NodeMetric metric) {
-            String node = metric.getMetadata().getName();
-            try {
-              NodeLoad.from(metric)
-                  .ifPresentOrElse(load -> loads.putMetric(node, load), () -> loads.removeMetric(node));
-            } catch (IllegalArgumentException e) {
-              LOG.warn("ignoring NodeMetric {}: {}", node, e.getMessage());
-              loads.removeMetric(node);
-            }
-            queue.onEvent(ClusterEvent.NODE_METRIC_CHANGED);
-          }
+  private final class NodeMetricHandler extends Handler<NodeMetric> {
+    @Override
+    void upsert(NodeMetric old, NodeMetric metric) {
+      String node = metric.getMetadata().getName();
+      try {
+        NodeLoad.from(metric)
+            .ifPresentOrElse(load -> loads.putMetric(node, load), () -> loads.removeMetric(node));
+      } catch (IllegalArgumentException e) {
+        LOG.warn("ignoring NodeMetric {}: {}", node, e.getMessage());
+        loads.removeMetric(node);
+      }
+      queue.onEvent(ClusterEvent.NODE_METRIC_CHANGED);
+    }
 
-          @Override
-          void delete(NodeMetric metric) {
-            loads.removeMetric(metric.getMetadata().getName());
-            queue.onEvent(ClusterEvent.NODE_METRIC_CHANGED);
-          }
-        });
-    informer.exceptionHandler((started, error) -> true);
-    informer.start();
-    return informer;
+    @Override
+    void delete(NodeMetric metric) {
+      loads.removeMetric(metric.getMetadata().getName());
+      queue.onEvent(ClusterEvent.NODE_METRIC_CHANGED);
+    }
   }
 
   private final class NodeHandler extends Handler<Node> {
     @Override
     void upsert(Node old, Node node) {
       cache.upsertNode(node);
-      updateClusterTotal();
+      // Status heartbeats leave allocatable alone; summing every node for each would be wasted.
+      if (old == null || !Objects.equals(allocatable(old), allocatable(node))) {
+        updateClusterTotal();
+      }
       if (old == null) {
         queue.onEvent(ClusterEvent.NODE_ADDED);
       } else if (schedulingRelevantChange(old, node)) {
@@ -200,8 +201,11 @@ public final class ClusterWatch implements AutoCloseable {
   static boolean schedulingRelevantChange(Node old, Node node) {
     return !Objects.equals(old.getMetadata().getLabels(), node.getMetadata().getLabels())
         || !Objects.equals(old.getSpec(), node.getSpec())
-        || !Objects.equals(
-            old.getStatus().getAllocatable(), node.getStatus().getAllocatable());
+        || !Objects.equals(allocatable(old), allocatable(node));
+  }
+
+  private static Map<String, io.fabric8.kubernetes.api.model.Quantity> allocatable(Node node) {
+    return node.getStatus() == null ? null : node.getStatus().getAllocatable();
   }
 
   private final class PodHandler extends Handler<Pod> {

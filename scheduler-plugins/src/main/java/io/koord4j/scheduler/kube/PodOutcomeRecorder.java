@@ -14,6 +14,7 @@ import io.koord4j.scheduler.Scheduler;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,6 +23,10 @@ import org.slf4j.LoggerFactory;
  * condition (reason Unschedulable) and a FailedScheduling event when it cannot be placed, a
  * Scheduled event when it is bound. A failure repeated with the same message writes nothing, so
  * retries do not flood the API server.
+ *
+ * <p>The writes run on an executor of their own, so that neither the scheduling loop nor the
+ * binding threads wait for them: like kube-scheduler's event broadcaster, telling is best effort
+ * and never slows placement.
  */
 public final class PodOutcomeRecorder implements Scheduler.Outcomes {
 
@@ -32,17 +37,28 @@ public final class PodOutcomeRecorder implements Scheduler.Outcomes {
 
   private final KubernetesClient client;
   private final String schedulerName;
+  private final Executor writer;
 
-  public PodOutcomeRecorder(KubernetesClient client, String schedulerName) {
+  /** @param writer runs the API calls */
+  public PodOutcomeRecorder(KubernetesClient client, String schedulerName, Executor writer) {
     this.client = client;
     this.schedulerName = schedulerName;
+    this.writer = writer;
   }
 
   @Override
   public void unschedulable(Pod pod, String message) {
-    if (alreadySays(pod, message)) {
-      return;
+    if (!alreadySays(pod, message)) {
+      writer.execute(() -> recordUnschedulable(pod, message));
     }
+  }
+
+  @Override
+  public void scheduled(Pod pod, String nodeName) {
+    writer.execute(() -> recordScheduled(pod, nodeName));
+  }
+
+  private void recordUnschedulable(Pod pod, String message) {
     Map<String, Object> condition =
         Map.of(
             "type", POD_SCHEDULED,
@@ -65,8 +81,7 @@ public final class PodOutcomeRecorder implements Scheduler.Outcomes {
     }
   }
 
-  @Override
-  public void scheduled(Pod pod, String nodeName) {
+  private void recordScheduled(Pod pod, String nodeName) {
     try {
       event(pod, "Normal", "Scheduled", "Successfully assigned " + nameOf(pod) + " to " + nodeName);
     } catch (KubernetesClientException e) {
