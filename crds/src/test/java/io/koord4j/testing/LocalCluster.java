@@ -102,7 +102,8 @@ public final class LocalCluster {
     }
   }
 
-  private static boolean isEstablished(CustomResourceDefinition crd) {
+  /** Whether the API server serves the CRD's resource. */
+  public static boolean isEstablished(CustomResourceDefinition crd) {
     return crd != null
         && crd.getStatus() != null
         && crd.getStatus().getConditions().stream()

@@ -21,7 +21,7 @@ final class SchedulerProcess implements AutoCloseable {
     SchedulerProcess start(String schedulerName) throws IOException;
   }
 
-  /** The CRDs koord-scheduler lists at start; it waits forever for a missing one. */
+  /** The CRDs koord-scheduler watches, installed so that it runs with all its informers. */
   static final String[] KOORD_SCHEDULER_CRDS = {
     "elasticquotas.scheduling.sigs.k8s.io",
     "podgroups.scheduling.sigs.k8s.io",

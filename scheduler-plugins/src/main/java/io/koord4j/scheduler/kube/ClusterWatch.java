@@ -80,7 +80,8 @@ public final class ClusterWatch implements AutoCloseable {
    * a missing CRD counts as no objects until it is installed.
    */
   public void start() {
-    quotaInformer = OptionalInformer.start(client, ElasticQuota.class, handler(q -> quotasChanged()));
+    quotaInformer =
+        OptionalInformer.start(client, ElasticQuota.class, handler(q -> quotasChanged()));
     OptionalInformer<PodGroup> groupInformer =
         OptionalInformer.start(
             client,

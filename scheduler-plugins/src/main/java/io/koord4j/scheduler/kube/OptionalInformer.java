@@ -13,8 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An informer on a custom resource whose CRD may not be installed. While the CRD is missing the
- * informer holds nothing and keeps retrying, so its objects arrive once the CRD is created; a
- * warning names the missing CRD once per absence.
+ * informer holds nothing and keeps retrying, so its objects arrive once the CRD is created. A
+ * warning names the missing CRD when it is first found missing.
  *
  * @param ready completes once the objects are listed, or once the CRD is found missing
  */

@@ -45,7 +45,9 @@ class OptionalInformerIT {
     client = LocalCluster.client();
     deleteCrd();
     namespace = "optional-informer-" + UUID.randomUUID().toString().substring(0, 8);
-    client.resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build()).create();
+    client
+        .resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
+        .create();
   }
 
   @AfterEach
@@ -110,7 +112,10 @@ class OptionalInformerIT {
             .withStorage(true)
             .withNewSchema()
             .withOpenAPIV3Schema(
-                new JSONSchemaPropsBuilder().withType("object").withXKubernetesPreserveUnknownFields(true).build())
+                new JSONSchemaPropsBuilder()
+                    .withType("object")
+                    .withXKubernetesPreserveUnknownFields(true)
+                    .build())
             .endSchema()
             .endVersion()
             .endSpec()
@@ -121,17 +126,16 @@ class OptionalInformerIT {
         .v1()
         .customResourceDefinitions()
         .withName(CRD)
-        .waitUntilCondition(
-            c ->
-                c != null
-                    && c.getStatus() != null
-                    && c.getStatus().getConditions().stream()
-                        .anyMatch(k -> "Established".equals(k.getType()) && "True".equals(k.getStatus())),
-            60,
-            TimeUnit.SECONDS);
+        .waitUntilCondition(LocalCluster::isEstablished, 60, TimeUnit.SECONDS);
   }
 
   private void deleteCrd() {
-    client.apiextensions().v1().customResourceDefinitions().withName(CRD).withTimeout(60, TimeUnit.SECONDS).delete();
+    client
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .withName(CRD)
+        .withTimeout(60, TimeUnit.SECONDS)
+        .delete();
   }
 }
