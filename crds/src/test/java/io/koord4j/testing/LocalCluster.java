@@ -4,9 +4,12 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -108,6 +111,18 @@ public final class LocalCluster {
         && crd.getStatus() != null
         && crd.getStatus().getConditions().stream()
             .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  /**
+   * Adds labels to a node with a merge patch: it carries no resourceVersion, so the status updates
+   * KWOK and the node controller keep making cannot make it conflict.
+   */
+  public static void labelNode(KubernetesClient client, String node, Map<String, String> labels) {
+    Map<String, Object> patch = Map.of("metadata", Map.of("labels", labels));
+    client
+        .nodes()
+        .withName(node)
+        .patch(PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(patch));
   }
 
   /** The repository root, for tests that read samples, manifests or scripts. */

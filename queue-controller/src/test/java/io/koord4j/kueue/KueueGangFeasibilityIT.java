@@ -77,20 +77,13 @@ class KueueGangFeasibilityIT {
     LocalCluster.script("nodes", "--count", "2", "--cpu", "96", "--memory", "1Ti", "--gpus", "8",
         "--gpu-model", "H100", "--prefix", NODE_PREFIX);
     for (String node : nodes()) {
-      client.nodes().withName(node).edit(n -> {
-        n.getMetadata().getLabels().put(POOL_LABEL, RUN);
-        return n;
-      });
+      LocalCluster.labelNode(client, node, Map.of(POOL_LABEL, RUN));
     }
     LocalCluster.script("nodes", "--count", "4", "--cpu", "96", "--memory", "1Ti", "--gpus", "8",
         "--gpu-model", "H100", "--prefix", RACK_NODE_PREFIX);
     for (int i = 0; i < 4; i++) {
       String rack = i < 2 ? "r1" : "r2";
-      client.nodes().withName(rackNode(i)).edit(n -> {
-        n.getMetadata().getLabels().put(POOL_LABEL, RUN + "-racks");
-        n.getMetadata().getLabels().put(RACK_LABEL, rack);
-        return n;
-      });
+      LocalCluster.labelNode(client, rackNode(i), Map.of(POOL_LABEL, RUN + "-racks", RACK_LABEL, rack));
     }
     client.apiextensions().v1().customResourceDefinitions()
         .load(LocalCluster.repoRoot().resolve("crds/manifests/gangfeasibilityparameters.koord4j.io-v1.yml").toFile())

@@ -16,6 +16,7 @@ import io.koord4j.api.queue.QueueUnitPhase;
 import io.koord4j.testing.LocalCluster;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -43,10 +44,7 @@ class GangCheckQueueIT extends InProcessManagerBase {
     try (TestCluster cluster = new TestCluster(client, "it-gang-check")) {
       LocalCluster.script("nodes", "--count", "2", "--cpu", "96", "--memory", "1Ti", "--gpus", "8",
           "--gpu-model", "H100", "--prefix", nodePrefix);
-      nodes.forEach(node -> client.nodes().withName(node).edit(n -> {
-        n.getMetadata().getLabels().put(POOL_LABEL, run);
-        return n;
-      }));
+      nodes.forEach(node -> LocalCluster.labelNode(client, node, Map.of(POOL_LABEL, run)));
       admissionCheck.create();
       cluster.queue("leaf", "Priority", List.of(check));
       String top = cluster.quota("top", null, true, "8", "8");
