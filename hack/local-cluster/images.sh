@@ -59,7 +59,10 @@ build_image() {
 save_image() { rm -f "$2"; buildah push --quiet "$1" "docker-archive:$2:$1" >/dev/null; }
 
 # The jar-with-dependencies a module's Maven build left, if any.
-component_jar() { ls "$REPO/$1"/target/"$2"-*-jar-with-dependencies.jar 2>/dev/null | head -1; }
+component_jar() {
+  local jars=("$REPO/$1"/target/"$2"-*-jar-with-dependencies.jar)
+  if [[ -f ${jars[0]} ]]; then echo "${jars[0]}"; fi
+}
 
 # images load [--tag T]: builds koord4j's images from the jars of this checkout (tagged with their
 # Maven version, and T if given) and imports them, with the sandbox image, into the real node. An
