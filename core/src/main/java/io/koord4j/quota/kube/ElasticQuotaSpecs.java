@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.quota.QuotaSpec;
 import io.koord4j.quota.ResourceVector;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.koord4j.scheduler.framework;
 
 import io.fabric8.kubernetes.api.model.Node;
+import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.quota.ResourceVector;
-import io.koord4j.quota.kube.ResourceQuantities;
 
 /**
  * A node as one scheduling cycle sees it: immutable, with the summed requests of the pods bound

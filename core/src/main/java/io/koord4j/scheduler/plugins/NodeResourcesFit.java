@@ -1,8 +1,8 @@
 package io.koord4j.scheduler.plugins;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.quota.ResourceVector;
-import io.koord4j.quota.kube.ResourceQuantities;
 import io.koord4j.scheduler.framework.ClusterEvent;
 import io.koord4j.scheduler.framework.CycleState;
 import io.koord4j.scheduler.framework.FilterPlugin;

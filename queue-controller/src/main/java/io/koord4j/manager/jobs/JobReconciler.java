@@ -23,7 +23,7 @@ import io.koord4j.jobs.PodSetInfo;
 import io.koord4j.manager.admission.UnitStatuses;
 import io.koord4j.manager.support.Json;
 import io.koord4j.manager.support.KubeObjects;
-import io.koord4j.quota.kube.ResourceQuantities;
+import io.koord4j.quantity.ResourceQuantities;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;

@@ -2,12 +2,12 @@ package io.koord4j.scheduler.plugins.elasticquota;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.koord4j.api.WellKnown;
+import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.quota.AdmissionResult;
 import io.koord4j.quota.QuotaLedger;
 import io.koord4j.quota.QuotaSpec;
 import io.koord4j.quota.QuotaTree;
 import io.koord4j.quota.ResourceVector;
-import io.koord4j.quota.kube.ResourceQuantities;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.koord4j.scheduler.plugins.loadaware;
 
-import io.koord4j.quota.kube.ResourceQuantities;
+import io.koord4j.quantity.ResourceQuantities;
 import java.time.Duration;
 import java.util.Map;
 

@@ -2,8 +2,8 @@ package io.koord4j.scheduler.plugins.loadaware;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.quota.ResourceVector;
-import io.koord4j.quota.kube.ResourceQuantities;
 import java.util.Map;
 import java.util.TreeMap;
 

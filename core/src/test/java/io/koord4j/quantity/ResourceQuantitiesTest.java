@@ -1,4 +1,4 @@
-package io.koord4j.quota.kube;
+package io.koord4j.quantity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.koord4j.quota.kube;
+package io.koord4j.quantity;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
