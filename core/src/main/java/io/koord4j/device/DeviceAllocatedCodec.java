@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.koord4j.api.WellKnown;
+import io.koord4j.quantity.ResourceQuantities;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -40,7 +41,7 @@ public final class DeviceAllocatedCodec {
         resources.put(GPU_CORE, Integer.toString(share.corePercent()));
       }
       resources.put(GPU_MEMORY_RATIO, Integer.toString(share.memoryRatioPercent()));
-      resources.put(GPU_MEMORY, Quantities.bytes(share.memoryBytes()));
+      resources.put(GPU_MEMORY, ResourceQuantities.bytes(share.memoryBytes()));
     }
     return root.toString();
   }
@@ -110,6 +111,6 @@ public final class DeviceAllocatedCodec {
     if (value == null || value.isNull()) {
       return -1;
     }
-    return Quantities.wholeNumber(what, value.asText());
+    return ResourceQuantities.wholeNumber(what, value.asText(), InvalidDeviceSpecException::new);
   }
 }

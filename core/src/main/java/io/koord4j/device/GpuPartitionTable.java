@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.koord4j.api.WellKnown;
+import io.koord4j.quantity.ResourceQuantities;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -120,7 +121,10 @@ public final class GpuPartitionTable {
         });
     JsonNode bandwidth = node.get("ringBusBandwidth");
     long ringBusBandwidth =
-        bandwidth == null ? 0 : Quantities.wholeNumber(where + ": ringBusBandwidth", bandwidth.asText());
+        bandwidth == null
+            ? 0
+            : ResourceQuantities.wholeNumber(
+                where + ": ringBusBandwidth", bandwidth.asText(), InvalidDeviceSpecException::new);
     return new GpuPartition(
         list, node.path("gpuLinkType").asText(""), ringBusBandwidth, node.path("allocationScore").asInt(0));
   }

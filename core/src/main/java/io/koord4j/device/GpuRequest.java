@@ -1,5 +1,6 @@
 package io.koord4j.device;
 
+import io.koord4j.quantity.ResourceQuantities;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -78,7 +79,9 @@ public record GpuRequest(
   /** "50 % core and 25 % memory" (of each GPU), for reasons. */
   String shareDescription() {
     String memoryPart =
-        memory.byRatio() ? memory.ratioPercent() + " % memory" : Quantities.bytes(memory.bytes()) + " memory";
+        memory.byRatio()
+            ? memory.ratioPercent() + " % memory"
+            : ResourceQuantities.bytes(memory.bytes()) + " memory";
     return corePercent + " % core and " + memoryPart;
   }
 }

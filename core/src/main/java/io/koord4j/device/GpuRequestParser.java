@@ -11,6 +11,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.koord4j.api.WellKnown;
+import io.koord4j.quantity.ResourceQuantities;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -68,7 +69,9 @@ final class GpuRequestParser {
     for (String resource : GPU_RESOURCES) {
       String text = requests.get(resource);
       if (text != null) {
-        long amount = Quantities.wholeNumber(where + "resource " + resource, text);
+        long amount =
+            ResourceQuantities.wholeNumber(
+                where + "resource " + resource, text, InvalidDeviceSpecException::new);
         if (amount > 0) {
           amounts.put(resource, amount);
         }
@@ -199,8 +202,10 @@ final class GpuRequestParser {
     JsonNode value = spec.get("ringBusBandwidth");
     return value == null
         ? 0
-        : Quantities.wholeNumber(
-            where + "annotation " + WellKnown.GPU_PARTITION_SPEC + ": ringBusBandwidth", value.asText());
+        : ResourceQuantities.wholeNumber(
+            where + "annotation " + WellKnown.GPU_PARTITION_SPEC + ": ringBusBandwidth",
+            value.asText(),
+            InvalidDeviceSpecException::new);
   }
 
   /** The annotation's JSON object; an empty object when the annotation is absent. */

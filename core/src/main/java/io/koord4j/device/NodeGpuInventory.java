@@ -5,6 +5,7 @@ import io.koord4j.api.WellKnown;
 import io.koord4j.api.device.Device;
 import io.koord4j.api.device.DeviceInfo;
 import io.koord4j.api.device.DeviceTopology;
+import io.koord4j.quantity.ResourceQuantities;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -74,7 +75,8 @@ public record NodeGpuInventory(
         info.getMinor(),
         info.getId(),
         Boolean.TRUE.equals(info.getHealth()),
-        Quantities.wholeNumber(where + " " + WellKnown.GPU_MEMORY, memory.toString()),
+        ResourceQuantities.wholeNumber(
+            where + " " + WellKnown.GPU_MEMORY, memory.toString(), InvalidDeviceSpecException::new),
         topology.getPcieID(),
         topology.getNodeID() == null ? -1 : topology.getNodeID(),
         topology.getSocketID() == null ? -1 : topology.getSocketID());

@@ -1,5 +1,7 @@
 package io.koord4j.device;
 
+import io.koord4j.quantity.ResourceQuantities;
+
 /** CPU (milli-CPU), memory (bytes) and pod slots of a node: what it has, or what is left. */
 public record NodeResources(long milliCpu, long memoryBytes, int pods) {
 
@@ -16,8 +18,8 @@ public record NodeResources(long milliCpu, long memoryBytes, int pods) {
       return "cpu " + this.milliCpu + "m free, " + milliCpu + "m requested";
     }
     if (memoryBytes > this.memoryBytes) {
-      return "memory " + Quantities.bytes(this.memoryBytes) + " free, "
-          + Quantities.bytes(memoryBytes) + " requested";
+      return "memory " + ResourceQuantities.bytes(this.memoryBytes) + " free, "
+          + ResourceQuantities.bytes(memoryBytes) + " requested";
     }
     return null;
   }

@@ -2,6 +2,7 @@ package io.koord4j.jobs;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.koord4j.quantity.ResourceQuantities;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -86,7 +87,7 @@ public interface JobAdapter<T extends HasMetadata> {
   default Map<String, BigDecimal> totalRequests(T job) {
     return podSets(job).stream()
         .map(PodSetInfo::totalRequests)
-        .reduce(Map.of(), ResourceAmounts::sum);
+        .reduce(Map.of(), ResourceQuantities::sum);
   }
 
   /** The priority class the job's pods ask for, if any. */

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.koord4j.quantity.ResourceQuantities;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +45,7 @@ public final class PodRequests {
     List<Container> containers = spec.getContainers();
     for (int i = 0; i < containers.size(); i++) {
       running =
-          ResourceAmounts.sum(
+          ResourceQuantities.sum(
               running, ofContainer(containers.get(i), specPath + ".containers[" + i + "]"));
     }
 
@@ -56,16 +57,16 @@ public final class PodRequests {
       Map<String, BigDecimal> request =
           ofContainer(init, specPath + ".initContainers[" + i + "]");
       if (SIDECAR_RESTART_POLICY.equals(init.getRestartPolicy())) {
-        startedSidecars = ResourceAmounts.sum(startedSidecars, request);
-        initPeak = ResourceAmounts.max(initPeak, startedSidecars);
+        startedSidecars = ResourceQuantities.sum(startedSidecars, request);
+        initPeak = ResourceQuantities.max(initPeak, startedSidecars);
       } else {
-        initPeak = ResourceAmounts.max(initPeak, ResourceAmounts.sum(request, startedSidecars));
+        initPeak = ResourceQuantities.max(initPeak, ResourceQuantities.sum(request, startedSidecars));
       }
     }
-    running = ResourceAmounts.sum(running, startedSidecars);
+    running = ResourceQuantities.sum(running, startedSidecars);
 
-    Map<String, BigDecimal> pod = ResourceAmounts.max(running, initPeak);
-    return ResourceAmounts.sum(pod, parseAll(spec.getOverhead(), specPath + ".overhead"));
+    Map<String, BigDecimal> pod = ResourceQuantities.max(running, initPeak);
+    return ResourceQuantities.sum(pod, parseAll(spec.getOverhead(), specPath + ".overhead"));
   }
 
   /** A container's requests, each missing request taken from the limit of the same resource. */
@@ -86,7 +87,7 @@ public final class PodRequests {
     if (quantities != null) {
       quantities.forEach(
           (resource, quantity) ->
-              amounts.put(resource, ResourceAmounts.parse(quantity, fieldOf(path, resource))));
+              amounts.put(resource, ResourceQuantities.parse(quantity, fieldOf(path, resource))));
     }
     return amounts;
   }

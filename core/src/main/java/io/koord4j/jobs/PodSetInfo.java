@@ -3,6 +3,7 @@ package io.koord4j.jobs;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.koord4j.quantity.ResourceQuantities;
 import java.math.BigDecimal;
 import java.util.Collections;
 import java.util.Map;
@@ -39,11 +40,11 @@ public record PodSetInfo(
 
   /** What all {@link #count} pods request together. */
   public Map<String, BigDecimal> totalRequests() {
-    return ResourceAmounts.times(perPodRequests, count);
+    return ResourceQuantities.times(perPodRequests, count);
   }
 
   /** {@link #perPodRequests} as Kubernetes quantities, e.g. for a QueueUnit's pod set. */
   public Map<String, Quantity> perPodQuantities() {
-    return ResourceAmounts.toQuantities(perPodRequests);
+    return ResourceQuantities.toQuantities(perPodRequests);
   }
 }

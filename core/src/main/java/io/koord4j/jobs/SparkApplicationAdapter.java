@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Version;
+import io.koord4j.quantity.ResourceQuantities;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -154,7 +155,7 @@ public final class SparkApplicationAdapter
     Map<String, Quantity> requests = new HashMap<>();
     Optional<String> coreRequest = JobFields.string(roleSpec, "coreRequest");
     if (coreRequest.isPresent()) {
-      ResourceAmounts.parse(new Quantity(coreRequest.get()), path + ".coreRequest");
+      ResourceQuantities.parse(new Quantity(coreRequest.get()), path + ".coreRequest");
       requests.put("cpu", new Quantity(coreRequest.get()));
     } else {
       requests.put("cpu", new Quantity(Integer.toString(JobFields.count(roleSpec, "cores", path, 1))));
@@ -164,7 +165,7 @@ public final class SparkApplicationAdapter
         JobFields.string(roleSpec, "memoryOverhead").isPresent()
             ? sparkMemory(JobFields.string(roleSpec, "memoryOverhead").get(), path + ".memoryOverhead")
             : defaultOverhead(memory, overheadFactor(app));
-    requests.put("memory", ResourceAmounts.toQuantity(memory.add(overhead)));
+    requests.put("memory", ResourceQuantities.toQuantity(memory.add(overhead)));
     Optional<Map<String, Object>> gpu = JobFields.object(roleSpec, "gpu", path);
     if (gpu.isPresent()) {
       String gpuPath = path + ".gpu";

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Version;
 import io.koord4j.api.WellKnown;
+import io.koord4j.quantity.ResourceQuantities;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -75,7 +76,7 @@ public final class WorkflowAdapter implements JobAdapter<WorkflowAdapter.Workflo
             .addNewContainer()
             .withName("main")
             .withNewResources()
-            .withRequests(ResourceAmounts.toQuantities(minResources))
+            .withRequests(ResourceQuantities.toQuantities(minResources))
             .endResources()
             .endContainer()
             .endSpec()
@@ -128,7 +129,7 @@ public final class WorkflowAdapter implements JobAdapter<WorkflowAdapter.Workflo
         (resource, quantity) ->
             amounts.put(
                 resource.toString(),
-                ResourceAmounts.parse(
+                ResourceQuantities.parse(
                     new Quantity(String.valueOf(quantity)),
                     PodRequests.fieldOf(MIN_RESOURCES_PATH, resource.toString()))));
     return amounts;

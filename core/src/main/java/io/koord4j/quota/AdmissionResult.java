@@ -1,5 +1,7 @@
 package io.koord4j.quota;
 
+import io.koord4j.quantity.ResourceQuantities;
+
 /**
  * Whether a request fits a leaf quota and its ancestors; when it does not, the first quota (from
  * the leaf up) and resource that block it, with amounts in base units.
@@ -33,6 +35,6 @@ public record AdmissionResult(
   }
 
   private String quantity(long amount) {
-    return BaseUnits.format(resource, amount);
+    return ResourceQuantities.format(resource, amount);
   }
 }

@@ -11,7 +11,6 @@ import io.koord4j.api.queue.QueueUnitPhase;
 import io.koord4j.api.queue.QueueUnitStatus;
 import io.koord4j.api.queue.RequeueState;
 import io.koord4j.jobs.PodRequests;
-import io.koord4j.jobs.ResourceAmounts;
 import io.koord4j.manager.support.Json;
 import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.queue.core.UnitPhase;
@@ -332,7 +331,7 @@ public final class UnitStatuses {
       admission.setResources(
           ResourceQuantities.toQuantities(
               ResourceQuantities.fromAmounts(
-                  ResourceAmounts.times(
+                  ResourceQuantities.times(
                       PodRequests.of(podSet.getTemplate().getSpec(), "podSet.template.spec"),
                       count))));
       admissions.add(admission);
