@@ -1,23 +1,23 @@
-package io.koord4j.manager.admission;
+package io.koord4j.manager.support;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitStatus;
-import io.koord4j.manager.support.Json;
-import io.koord4j.manager.support.KubeObjects;
 import java.time.Instant;
 import java.util.Optional;
 
 /**
- * Writes QueueUnit statuses with optimistic concurrency: the write carries the resourceVersion the
- * decision was based on, so a unit changed meanwhile is refused (409) rather than overwritten.
+ * The one writer of QueueUnit statuses, used by the admission loop, the job reconcilers and the
+ * gang-feasibility check. A write is skipped when the status would not change, stamps {@code
+ * lastUpdateTime}, and carries the resourceVersion the decision was based on, so a unit changed
+ * meanwhile is refused (409) rather than overwritten.
  */
-final class UnitStatusWriter {
+public final class QueueUnitStatusRecorder {
 
   private final KubernetesClient client;
 
-  UnitStatusWriter(KubernetesClient client) {
+  public QueueUnitStatusRecorder(KubernetesClient client) {
     this.client = client;
   }
 
@@ -27,7 +27,7 @@ final class UnitStatusWriter {
    * @return the stored unit, or empty when nothing needed writing
    * @throws KubernetesClientException on a conflict or when the unit is gone
    */
-  Optional<QueueUnit> write(QueueUnit current, QueueUnitStatus desired, Instant now) {
+  public Optional<QueueUnit> record(QueueUnit current, QueueUnitStatus desired, Instant now) {
     if (Json.same(current.getStatus(), desired)) {
       return Optional.empty();
     }
@@ -38,7 +38,7 @@ final class UnitStatusWriter {
   }
 
   /** A Kubernetes Event on the unit; a failure is only logged, events are best effort. */
-  void event(QueueUnit unit, String type, String reason, String message, Instant now) {
+  public void event(QueueUnit unit, String type, String reason, String message, Instant now) {
     KubeObjects.event(client, unit, type, reason, message, now);
   }
 }
