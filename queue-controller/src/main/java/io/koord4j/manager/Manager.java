@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueUnit;
@@ -65,6 +66,8 @@ public final class Manager implements LeaderControllers {
                 overrider
                     .withKubernetesClient(client)
                     .withCloseClientOnStop(false)
+                    // Reconciliation counts and timings per controller, not per resource: jobs are many.
+                    .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry))
                     .withUseSSAToPatchPrimaryResource(false));
     for (JobReconciler<?> jobs : JobIntegrations.builtIn(clock, informers)) {
       // A watch on a kind the cluster does not serve would keep the manager from starting.

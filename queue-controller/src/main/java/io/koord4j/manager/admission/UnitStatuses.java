@@ -340,6 +340,6 @@ public final class UnitStatuses {
   }
 
   private static QueueUnitStatus copy(QueueUnitStatus status) {
-    return status == null ? new QueueUnitStatus() : Json.copy(status, QueueUnitStatus.class);
+    return status == null ? new QueueUnitStatus() : Json.copy(status);
   }
 }

@@ -184,7 +184,7 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
             && ResourceQuantities.toVector(desired.getResource())
                 .equals(ResourceQuantities.toVector(current.getResource()));
     if (!same) {
-      QueueUnit updated = Json.copy(unit, QueueUnit.class);
+      QueueUnit updated = Json.copy(unit);
       desired.setActive(current.getActive());
       updated.setSpec(desired);
       client.resource(updated).update();
@@ -211,7 +211,7 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
   private static QueueUnitStatus statusOf(QueueUnit unit) {
     return unit.getStatus() == null
         ? new QueueUnitStatus()
-        : Json.copy(unit.getStatus(), QueueUnitStatus.class);
+        : Json.copy(unit.getStatus());
   }
 
   private String now() {

@@ -32,7 +32,7 @@ public final class QueueUnitStatusRecorder {
       return Optional.empty();
     }
     desired.setLastUpdateTime(now.toString());
-    QueueUnit updated = Json.copy(current, QueueUnit.class);
+    QueueUnit updated = Json.copy(current);
     updated.setStatus(desired);
     return Optional.of(client.resource(updated).updateStatus());
   }

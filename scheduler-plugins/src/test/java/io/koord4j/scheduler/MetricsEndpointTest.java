@@ -2,6 +2,7 @@ package io.koord4j.scheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.koord4j.probes.ProbeServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.koord4j.scheduler.queue.SchedulingQueue;
@@ -16,7 +17,7 @@ import io.koord4j.scheduler.cache.SchedulerCache;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-class HealthServerTest {
+class MetricsEndpointTest {
 
   @Test
   void servesHealthAndSchedulerMetrics() throws Exception {
@@ -30,7 +31,7 @@ class HealthServerTest {
     metrics.attempt(SchedulerMetrics.SCHEDULED);
     metrics.cycle(Duration.ofMillis(3));
 
-    try (HealthServer server = new HealthServer(0, registry)) {
+    try (ProbeServer server = ProbeServer.start(0, registry, () -> true)) {
       assertThat(get(server, "/healthz")).isEqualTo("ok");
       assertThat(get(server, "/metrics"))
           .contains("scheduler_schedule_attempts_total{result=\"scheduled\"} 1.0")
@@ -41,7 +42,7 @@ class HealthServerTest {
     }
   }
 
-  private static String get(HealthServer server, String path) throws Exception {
+  private static String get(ProbeServer server, String path) throws Exception {
     return HttpClient.newHttpClient()
         .send(
             HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).build(),
