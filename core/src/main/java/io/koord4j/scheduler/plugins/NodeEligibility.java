@@ -1,8 +1,8 @@
 package io.koord4j.scheduler.plugins;
 
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.koord4j.quota.ResourceVector;
 import io.koord4j.scheduler.framework.CycleState;
@@ -26,7 +26,10 @@ public final class NodeEligibility {
 
   /** Whether the scheduler's node-only filters let a pod with this spec onto the node. */
   public static boolean accepts(PodSpec spec, Node node) {
-    Pod pod = new PodBuilder().withNewMetadata().endMetadata().withSpec(spec).build();
+    // The spec as it is, not a copy: the filters only read it, once per node and pass.
+    Pod pod = new Pod();
+    pod.setMetadata(new ObjectMeta());
+    pod.setSpec(spec);
     // These filters read the node object only; its resources are the other filters' business.
     NodeInfo info = new NodeInfo(node, ResourceVector.EMPTY, ResourceVector.EMPTY, 0, NodeGpus.NONE);
     CycleState state = new CycleState();
