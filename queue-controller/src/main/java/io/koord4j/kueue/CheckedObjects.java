@@ -1,10 +1,11 @@
 package io.koord4j.kueue;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.koord4j.api.kueue.AdmissionCheckState;
+import io.koord4j.manager.support.SharedInformers;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -19,7 +20,8 @@ public interface CheckedObjects<T extends HasMetadata> {
   /** For logs, e.g. "Kueue workloads". */
   String description();
 
-  SharedIndexInformer<T> informer(KubernetesClient client);
+  /** The one informer of the checked kind, from the process's shared informers. */
+  SharedIndexInformer<T> informer(SharedInformers informers);
 
   /** The object as a workload that waits on, or passed, one of the checks named {@code ourChecks}. */
   Optional<WaitingWorkload> waiting(T object, Set<String> ourChecks);

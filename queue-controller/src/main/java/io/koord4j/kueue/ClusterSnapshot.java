@@ -30,17 +30,18 @@ import java.util.function.Predicate;
  */
 final class ClusterSnapshot {
   private final Map<String, ClusterNode> nodes;
-  private final Map<String, Map<String, String>> labels;
+  /** The node objects by name, for the scheduler's node filters and topology labels. */
+  private final Map<String, Node> objects;
   private final Map<String, Integer> boundPodsByOwner;
   private final Map<String, Integer> boundPodsByGang;
 
   private ClusterSnapshot(
       Map<String, ClusterNode> nodes,
-      Map<String, Map<String, String>> labels,
+      Map<String, Node> objects,
       Map<String, Integer> boundPodsByOwner,
       Map<String, Integer> boundPodsByGang) {
     this.nodes = nodes;
-    this.labels = labels;
+    this.objects = objects;
     this.boundPodsByOwner = boundPodsByOwner;
     this.boundPodsByGang = boundPodsByGang;
   }
@@ -61,16 +62,16 @@ final class ClusterSnapshot {
       gangKey(pod.getMetadata()).ifPresent(gang -> byGang.merge(gang, 1, Integer::sum));
     }
     Map<String, ClusterNode> byName = new LinkedHashMap<>();
-    Map<String, Map<String, String>> labels = new LinkedHashMap<>();
+    Map<String, Node> objects = new LinkedHashMap<>();
     nodes.stream()
         .filter(ClusterSnapshot::acceptsPods)
         .sorted(Comparator.comparing(node -> node.getMetadata().getName()))
         .forEach(node -> {
           String name = node.getMetadata().getName();
           byName.put(name, NodeModel.of(node, devices.get(name), podsByNode.getOrDefault(name, List.of())));
-          labels.put(name, node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels());
+          objects.put(name, node);
         });
-    return new ClusterSnapshot(byName, labels, byOwner, byGang);
+    return new ClusterSnapshot(byName, objects, byOwner, byGang);
   }
 
   /**
@@ -84,19 +85,20 @@ final class ClusterSnapshot {
     return Math.max(owned, inGang);
   }
 
-  /** The nodes whose labels pass {@code filter}. */
-  List<ClusterNode> nodes(Predicate<Map<String, String>> filter) {
-    return nodes.values().stream().filter(node -> filter.test(labels.get(node.name()))).toList();
+  /** The nodes that pass {@code filter}. */
+  List<ClusterNode> nodes(Predicate<Node> filter) {
+    return nodes.values().stream().filter(node -> filter.test(objects.get(node.name()))).toList();
   }
 
   /**
-   * The nodes whose labels pass {@code filter}, grouped by their value of the label {@code key}
+   * The nodes that pass {@code filter}, grouped by their value of the label {@code key}
    * in value order; nodes without the label belong to no domain.
    */
-  SortedMap<String, List<ClusterNode>> domains(String key, Predicate<Map<String, String>> filter) {
+  SortedMap<String, List<ClusterNode>> domains(String key, Predicate<Node> filter) {
     SortedMap<String, List<ClusterNode>> domains = new TreeMap<>();
     for (ClusterNode node : nodes(filter)) {
-      String value = labels.get(node.name()).get(key);
+      Map<String, String> labels = objects.get(node.name()).getMetadata().getLabels();
+      String value = labels == null ? null : labels.get(key);
       if (value != null) {
         domains.computeIfAbsent(value, v -> new ArrayList<>()).add(node);
       }
@@ -115,7 +117,7 @@ final class ClusterSnapshot {
       next.put(node.name(), new ClusterNode(
           node.gpus(), gpus == null ? node.gpuUsage() : node.gpuUsage().reserve(gpus), node.allocatable(), free));
     }
-    return new ClusterSnapshot(next, labels, boundPodsByOwner, boundPodsByGang);
+    return new ClusterSnapshot(next, objects, boundPodsByOwner, boundPodsByGang);
   }
 
   /** Bound and not finished: what the scheduler still counts against its node. */

@@ -12,6 +12,7 @@ import io.koord4j.api.device.Device;
 import io.koord4j.api.kueue.AdmissionCheck;
 import io.koord4j.api.kueue.KueueObject;
 import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.manager.support.SharedInformers;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,6 +45,9 @@ public final class KueueAdmissionCheckController<T extends HasMetadata> implemen
   private static final Duration AFTER_FAILURE = Duration.ofSeconds(5);
 
   private final KubernetesClient client;
+  private final SharedInformers informers;
+  /** Whether this controller made its informers, and so closes them with itself. */
+  private final boolean ownsInformers;
   private final CheckedObjects<T> checked;
   private final CheckSettings settings;
   private final Clock clock;
@@ -58,6 +62,7 @@ public final class KueueAdmissionCheckController<T extends HasMetadata> implemen
   private final SharedIndexInformer<GangFeasibilityParameters> parameters;
   private final SharedIndexInformer<ElasticQuota> quotas;
   private List<SharedIndexInformer<?>> started = List.of();
+  private final AnyChange onChange = new AnyChange(this::requestPass);
   /** Passes wait until every informer has listed: a half-seen cluster could look too small. */
   private volatile boolean listed;
   private volatile boolean closed;
@@ -65,18 +70,25 @@ public final class KueueAdmissionCheckController<T extends HasMetadata> implemen
   private ScheduledFuture<?> wakeUp;
 
   private KueueAdmissionCheckController(
-      KubernetesClient client, CheckedObjects<T> checked, CheckSettings settings, Clock clock) {
+      KubernetesClient client,
+      SharedInformers informers,
+      boolean ownsInformers,
+      CheckedObjects<T> checked,
+      CheckSettings settings,
+      Clock clock) {
     this.client = client;
+    this.informers = informers;
+    this.ownsInformers = ownsInformers;
     this.checked = checked;
     this.settings = settings;
     this.clock = clock;
-    this.checks = client.genericKubernetesResources(AdmissionCheck.CONTEXT).runnableInformer(0);
-    this.workloads = checked.informer(client);
-    this.nodes = client.nodes().runnableInformer(0);
-    this.pods = client.pods().inAnyNamespace().runnableInformer(0);
-    this.devices = client.resources(Device.class).runnableInformer(0);
-    this.parameters = client.resources(GangFeasibilityParameters.class).runnableInformer(0);
-    this.quotas = client.resources(ElasticQuota.class).inAnyNamespace().runnableInformer(0);
+    this.checks = informers.of(AdmissionCheck.CONTEXT);
+    this.workloads = checked.informer(informers);
+    this.nodes = informers.of(Node.class);
+    this.pods = informers.of(Pod.class);
+    this.devices = informers.of(Device.class);
+    this.parameters = informers.of(GangFeasibilityParameters.class);
+    this.quotas = informers.of(ElasticQuota.class);
   }
 
   /** Kinds the cluster does not serve are left out: nothing of them can exist. */
@@ -99,11 +111,10 @@ public final class KueueAdmissionCheckController<T extends HasMetadata> implemen
 
   /** Lists everything before the first pass, so that it already sees the whole cluster. */
   private void run() {
-    AnyChange onChange = new AnyChange(this::requestPass);
     started = informers();
     started.forEach(informer -> {
       informer.addEventHandler(onChange);
-      informer.run();
+      informers.start(informer).join();
     });
     listed = true;
     requestPass();
@@ -127,8 +138,24 @@ public final class KueueAdmissionCheckController<T extends HasMetadata> implemen
    */
   public static <T extends HasMetadata> KueueAdmissionCheckController<T> start(
       KubernetesClient client, CheckedObjects<T> checked, CheckSettings settings) {
+    return start(client, new SharedInformers(client), true, checked, settings);
+  }
+
+  /** As {@link #start(KubernetesClient, CheckedObjects, CheckSettings)}, reading the process's shared informers. */
+  public static <T extends HasMetadata> KueueAdmissionCheckController<T> start(
+      KubernetesClient client, SharedInformers informers, CheckedObjects<T> checked, CheckSettings settings) {
+    return start(client, informers, false, checked, settings);
+  }
+
+  private static <T extends HasMetadata> KueueAdmissionCheckController<T> start(
+      KubernetesClient client,
+      SharedInformers informers,
+      boolean ownsInformers,
+      CheckedObjects<T> checked,
+      CheckSettings settings) {
     KueueAdmissionCheckController<T> controller =
-        new KueueAdmissionCheckController<>(client, checked, settings, Clock.systemUTC());
+        new KueueAdmissionCheckController<>(
+            client, informers, ownsInformers, checked, settings, Clock.systemUTC());
     controller.run();
     LOG.info("admission checks {} answer for {} (Retry after {} s Pending, requeue after {} s)",
         AdmissionCheck.KOORD4J_CONTROLLER, checked.description(), settings.waitBeforeRetry().toSeconds(),
@@ -139,7 +166,10 @@ public final class KueueAdmissionCheckController<T extends HasMetadata> implemen
   @Override
   public void close() {
     closed = true;
-    started.forEach(SharedIndexInformer::close);
+    started.forEach(informer -> informer.removeEventHandler(onChange));
+    if (ownsInformers) {
+      informers.close();
+    }
     loop.shutdownNow();
     try {
       loop.awaitTermination(10, TimeUnit.SECONDS);

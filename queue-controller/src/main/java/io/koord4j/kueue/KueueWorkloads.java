@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.koord4j.api.kueue.AdmissionCheckState;
 import io.koord4j.api.kueue.KueueObject;
 import io.koord4j.api.kueue.Workload;
+import io.koord4j.manager.support.SharedInformers;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -31,8 +32,8 @@ final class KueueWorkloads implements CheckedObjects<GenericKubernetesResource> 
   }
 
   @Override
-  public SharedIndexInformer<GenericKubernetesResource> informer(KubernetesClient client) {
-    return client.genericKubernetesResources(Workload.CONTEXT).inAnyNamespace().runnableInformer(0);
+  public SharedIndexInformer<GenericKubernetesResource> informer(SharedInformers informers) {
+    return informers.of(Workload.CONTEXT);
   }
 
   @Override

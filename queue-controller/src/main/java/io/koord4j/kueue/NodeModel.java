@@ -16,7 +16,7 @@ import io.koord4j.device.NodeGpuInventory;
 import io.koord4j.device.NodeGpuUsage;
 import io.koord4j.device.NodeResources;
 import io.koord4j.device.PartitionPolicy;
-import io.koord4j.quota.kube.ResourceQuantities;
+import io.koord4j.quantity.ResourceQuantities;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;

@@ -6,13 +6,12 @@ import io.koord4j.api.WellKnown;
 import io.koord4j.api.kueue.Workload;
 import io.koord4j.api.kueue.WorkloadPodSet;
 import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.quota.AdmissionResult;
-import io.koord4j.quota.BaseUnits;
 import io.koord4j.quota.QuotaLedger;
 import io.koord4j.quota.QuotaTree;
 import io.koord4j.quota.ResourceVector;
 import io.koord4j.quota.kube.ElasticQuotaSpecs;
-import io.koord4j.quota.kube.ResourceQuantities;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -116,8 +115,8 @@ final class QuotaRoom {
       for (String resource : max.resourceNames()) {
         if (request.get(resource) > max.get(resource)) {
           return Optional.of(GangVerdict.rejected("the gang asks more than quota \"" + quota + "\" may ever hold: "
-              + BaseUnits.format(resource, request.get(resource)) + " of " + resource + " requested, max "
-              + BaseUnits.format(resource, max.get(resource))));
+              + ResourceQuantities.format(resource, request.get(resource)) + " of " + resource + " requested, max "
+              + ResourceQuantities.format(resource, max.get(resource))));
         }
       }
     }

@@ -1,5 +1,6 @@
 package io.koord4j.kueue;
 
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.koord4j.api.kueue.PodSetAssignment;
@@ -7,6 +8,7 @@ import io.koord4j.api.kueue.Workload;
 import io.koord4j.api.kueue.WorkloadPodSet;
 import io.koord4j.device.PodSetRequest;
 import io.koord4j.quota.ResourceVector;
+import io.koord4j.scheduler.plugins.NodeEligibility;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -16,12 +18,13 @@ import java.util.Map;
  * All pods of a workload as one gang.
  *
  * @param podSets one request per pod set with pods left to place
- * @param nodeSelectors the pod sets' nodeSelectors; a node is eligible when it matches any of
- *     them, or any node when a pod set has none (affinity and taints are not considered)
+ * @param podSpecs the pod sets' pod specs; a node is eligible when the scheduler's node-only
+ *     filters ({@link NodeEligibility}: cordon, taints, nodeSelector, required node affinity) let
+ *     the pods of any pod set onto it
  * @param requestPerPod by pod set name, what one of its pods requests of its quota
  */
 record WorkloadGang(
-    List<PodSetRequest> podSets, List<Map<String, String>> nodeSelectors, Map<String, ResourceVector> requestPerPod) {
+    List<PodSetRequest> podSets, List<PodSpec> podSpecs, Map<String, ResourceVector> requestPerPod) {
 
   /**
    * @throws IllegalArgumentException naming the pod set and field when its pods could never be
@@ -32,7 +35,7 @@ record WorkloadGang(
     List<WorkloadPodSet> podSets = workload.getSpec() == null || workload.getSpec().getPodSets() == null
         ? List.of() : workload.getSpec().getPodSets();
     List<PodSetRequest> requests = new ArrayList<>();
-    List<Map<String, String>> selectors = new ArrayList<>();
+    List<PodSpec> specs = new ArrayList<>();
     Map<String, ResourceVector> requestPerPod = new HashMap<>();
     for (int i = 0; i < podSets.size(); i++) {
       WorkloadPodSet podSet = podSets.get(i);
@@ -46,9 +49,9 @@ record WorkloadGang(
       requests.add(new PodSetRequest(
           podSet.getName(), admittedCount(workload, podSet), demand.milliCpu(), demand.memoryBytes(), demand.gpu()));
       requestPerPod.put(podSet.getName(), demand.requests());
-      selectors.add(spec.getNodeSelector() == null ? Map.of() : Map.copyOf(spec.getNodeSelector()));
+      specs.add(spec);
     }
-    return new WorkloadGang(List.copyOf(requests), List.copyOf(selectors), Map.copyOf(requestPerPod));
+    return new WorkloadGang(List.copyOf(requests), List.copyOf(specs), Map.copyOf(requestPerPod));
   }
 
   int pods() {
@@ -66,9 +69,10 @@ record WorkloadGang(
     return total;
   }
 
-  boolean eligible(Map<String, String> nodeLabels) {
-    return nodeSelectors.isEmpty()
-        || nodeSelectors.stream().anyMatch(selector -> nodeLabels.entrySet().containsAll(selector.entrySet()));
+  boolean eligible(Node node) {
+    return podSpecs.isEmpty()
+        ? NodeEligibility.accepts(new PodSpec(), node)
+        : podSpecs.stream().anyMatch(spec -> NodeEligibility.accepts(spec, node));
   }
 
   /** The pods still to place once {@code placed} of them are bound, taken from the first pod sets. */
@@ -83,7 +87,7 @@ record WorkloadGang(
             podSet.memoryBytes(), podSet.gpu()));
       }
     }
-    return new WorkloadGang(List.copyOf(left), nodeSelectors, requestPerPod);
+    return new WorkloadGang(List.copyOf(left), podSpecs, requestPerPod);
   }
 
   /** With partial admission Kueue may reserve quota for fewer pods than the spec asks. */

@@ -4,8 +4,11 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
+import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueUnit;
+import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.kueue.CheckSettings;
 import io.koord4j.kueue.KueueAdmissionCheckController;
 import io.koord4j.manager.admission.AdmissionLoop;
@@ -16,8 +19,12 @@ import io.koord4j.manager.jobs.JobReconciler;
 import io.koord4j.manager.metrics.ManagerMetrics;
 import io.koord4j.manager.queue.QueueReconciler;
 import io.koord4j.manager.quota.ElasticQuotaReconciler;
+import io.koord4j.manager.support.SharedInformers;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +44,10 @@ public final class Manager implements LeaderControllers {
           .withoutMaxAttempts();
 
   private final KubernetesClient client;
+  /** One informer per kind for the loop, the check and the job reconcilers' QueueUnit events. */
+  private final SharedInformers informers;
+  /** The kinds JOSDK watches as the primaries of its reconcilers. */
+  private final List<String> reconciled = new ArrayList<>();
   private final AdmissionLoop loop;
   private final Operator operator;
   /** Answers the gang-feasibility checks that Queues name, for their units. */
@@ -44,37 +55,52 @@ public final class Manager implements LeaderControllers {
 
   public Manager(KubernetesClient client, MeterRegistry registry) {
     this.client = client;
+    this.informers = new SharedInformers(client);
     Clock clock = Clock.systemUTC();
     AdmissionSnapshots snapshots = new AdmissionSnapshots();
     this.loop =
-        new AdmissionLoop(client, clock, snapshots, new ManagerMetrics(registry, snapshots));
+        new AdmissionLoop(client, informers, clock, snapshots, new ManagerMetrics(registry, snapshots));
     this.operator =
         new Operator(
             overrider ->
                 overrider
                     .withKubernetesClient(client)
                     .withCloseClientOnStop(false)
+                    // Reconciliation counts and timings per controller, not per resource: jobs are many.
+                    .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry))
                     .withUseSSAToPatchPrimaryResource(false));
-    for (JobReconciler<?> jobs : JobIntegrations.builtIn(clock)) {
+    for (JobReconciler<?> jobs : JobIntegrations.builtIn(clock, informers)) {
       // A watch on a kind the cluster does not serve would keep the manager from starting.
       if (client.supports(jobs.jobType())) {
-        register(jobs, jobs.name());
+        register(jobs);
       } else {
         LOG.info(
             "{} is not installed; its jobs are not queued until the manager restarts after its CRD is",
             HasMetadata.getFullResourceName(jobs.jobType()));
       }
     }
-    register(new ElasticQuotaReconciler(snapshots), "elasticquotas");
-    register(new QueueReconciler(snapshots), "queues");
+    register(new ElasticQuotaReconciler(snapshots), "elasticquotas", ElasticQuota.class);
+    register(new QueueReconciler(snapshots), "queues", Queue.class);
   }
 
   /** Rebuilds the admission state from the cluster, then starts reconciling. */
   public void start() throws InterruptedException {
     loop.start();
     unitChecks = KueueAdmissionCheckController.start(
-        client, new UnitAdmissionChecks(), CheckSettings.from(System.getenv()));
+        client, informers, new UnitAdmissionChecks(), CheckSettings.from(System.getenv()));
     operator.start();
+    List<String> watched = watchedKinds();
+    LOG.info("watches opened: {} for {} kinds {}", watched.size(), Set.copyOf(watched).size(), watched);
+  }
+
+  /**
+   * Every kind this manager lists and watches, once per watch: the shared informers' kinds and the
+   * primaries of its JOSDK reconcilers. A kind named twice is watched twice.
+   */
+  public List<String> watchedKinds() {
+    List<String> kinds = new ArrayList<>(informers.watchedKinds());
+    kinds.addAll(reconciled);
+    return kinds;
   }
 
   @Override
@@ -84,11 +110,17 @@ public final class Manager implements LeaderControllers {
       unitChecks.close();
     }
     loop.close();
+    informers.close();
+  }
+
+  private <T extends HasMetadata> void register(JobReconciler<T> jobs) {
+    register(jobs, jobs.name(), jobs.jobType());
   }
 
   /** Not generation-aware: a job's progress and a quota's figures live outside its spec. */
   private <P extends HasMetadata> void register(
-      Reconciler<P> reconciler, String name) {
+      Reconciler<P> reconciler, String name, Class<P> kind) {
+    reconciled.add(HasMetadata.getFullResourceName(kind));
     operator.register(
         reconciler,
         config -> config.withName(name).withRetry(RETRY).withGenerationAware(false));

@@ -2,6 +2,7 @@ package io.koord4j.scheduler;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.koord4j.probes.ProbeServer;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
@@ -43,7 +44,8 @@ public final class SchedulerMain {
     String identity = InetAddress.getLocalHost().getHostName() + "_" + UUID.randomUUID();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     KubernetesClient client = new KubernetesClientBuilder().build();
-    HealthServer health = new HealthServer(Integer.parseInt(env("HEALTH_PORT", "10251")), registry);
+    ProbeServer health =
+        ProbeServer.start(Integer.parseInt(env("HEALTH_PORT", "10251")), registry, () -> true);
     KoordScheduler scheduler = new KoordScheduler(client, registry, options);
     LOG.info("{} as {}; health and metrics on port {}", name, identity, health.port());
     CompletableFuture<?> leading =

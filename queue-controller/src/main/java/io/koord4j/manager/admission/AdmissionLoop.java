@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.Informable;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.koord4j.api.WellKnown;
@@ -13,6 +12,9 @@ import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitPhase;
 import io.koord4j.api.queue.QueueUnitStatus;
 import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.manager.support.QueueUnitStatusRecorder;
+import io.koord4j.manager.support.SharedInformers;
+import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.queue.core.AdmissionCore;
 import io.koord4j.queue.core.AdmissionPass;
 import io.koord4j.queue.core.Preemption;
@@ -22,12 +24,11 @@ import io.koord4j.queue.core.UnitStatus;
 import io.koord4j.queue.core.WaitingUnit;
 import io.koord4j.quota.ResourceVector;
 import io.koord4j.quota.kube.ElasticQuotaSpecs;
-import io.koord4j.quota.kube.ResourceQuantities;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -59,14 +60,16 @@ public final class AdmissionLoop implements AutoCloseable {
   private static final Duration RETRY = Duration.ofSeconds(1);
 
   private final KubernetesClient client;
+  private final SharedInformers informers;
   private final Clock clock;
   private final AdmissionSnapshots snapshots;
   private final AdmissionObserver observer;
-  private final UnitStatusWriter writer;
+  private final QueueUnitStatusRecorder recorder;
   private final AdmissionCore core = new AdmissionCore(new SplittableRandom());
   private final ScheduledExecutorService thread =
       Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "admission-loop"));
-  private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+  private final Map<SharedIndexInformer<?>, ResourceEventHandler<?>> handlers =
+      new LinkedHashMap<>();
 
   private final Map<String, QueueUnit> units = new HashMap<>();
   private final Map<String, ElasticQuota> quotas = new HashMap<>();
@@ -83,23 +86,25 @@ public final class AdmissionLoop implements AutoCloseable {
 
   public AdmissionLoop(
       KubernetesClient client,
+      SharedInformers informers,
       Clock clock,
       AdmissionSnapshots snapshots,
       AdmissionObserver observer) {
     this.client = client;
+    this.informers = informers;
     this.clock = clock;
     this.snapshots = snapshots;
     this.observer = observer;
-    this.writer = new UnitStatusWriter(client);
+    this.recorder = new QueueUnitStatusRecorder(client);
   }
 
   /** Starts the informers, waits for their first lists and rebuilds the core from them. */
   public void start() throws InterruptedException {
     CompletableFuture.allOf(
-            inform(client.resources(QueueUnit.class).inAnyNamespace(), this::onUnit, this::onUnitGone),
-            inform(client.resources(ElasticQuota.class).inAnyNamespace(), this::onQuota, this::onQuotaGone),
-            inform(client.resources(Queue.class).inAnyNamespace(), this::onQueue, this::onQueueGone),
-            inform(client.nodes(), this::onNode, this::onNodeGone))
+            inform(informers.of(QueueUnit.class), this::onUnit, this::onUnitGone),
+            inform(informers.of(ElasticQuota.class), this::onQuota, this::onQuotaGone),
+            inform(informers.of(Queue.class), this::onQueue, this::onQueueGone),
+            inform(informers.of(Node.class), this::onNode, this::onNodeGone))
         .join();
     try {
       thread.submit(this::replay).get();
@@ -113,16 +118,15 @@ public final class AdmissionLoop implements AutoCloseable {
 
   @Override
   public void close() {
-    informers.forEach(SharedIndexInformer::stop);
+    handlers.forEach(AdmissionLoop::removeHandler);
     thread.shutdownNow();
   }
 
   // ---- informer events, all on the loop thread
 
   private <T extends HasMetadata> CompletableFuture<Void> inform(
-      Informable<T> source, Consumer<T> upsert, Consumer<T> gone) {
-    SharedIndexInformer<T> informer = source.runnableInformer(0);
-    informer.addEventHandler(
+      SharedIndexInformer<T> informer, Consumer<T> upsert, Consumer<T> gone) {
+    ResourceEventHandler<T> handler =
         new ResourceEventHandler<>() {
           @Override
           public void onAdd(T object) {
@@ -138,14 +142,20 @@ public final class AdmissionLoop implements AutoCloseable {
           public void onDelete(T object, boolean finalStateUnknown) {
             onLoop(() -> gone.accept(object));
           }
-        });
-    informers.add(informer);
-    return informer.start().toCompletableFuture();
+        };
+    informer.addEventHandler(handler);
+    handlers.put(informer, handler);
+    return informers.start(informer);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> void removeHandler(SharedIndexInformer<T> informer, ResourceEventHandler<?> handler) {
+    informer.removeEventHandler((ResourceEventHandler<? super T>) handler);
   }
 
   /** Everything the informers hold, applied again: events seen before are idempotent. */
   private void replay() {
-    informers.forEach(
+    handlers.keySet().forEach(
         informer -> informer.getStore().list().forEach(object -> upsert((HasMetadata) object)));
     replayed = true;
     passSoon();
@@ -313,7 +323,7 @@ public final class AdmissionLoop implements AutoCloseable {
   private void preempt(Preemption preemption, Instant now) {
     QueueUnit unit = units.get(preemption.unitId());
     if (store(unit, UnitStatuses.preempted(unit, preemption.reason(), now), now)) {
-      writer.event(unit, "Warning", "Preempted", preemption.reason(), now);
+      recorder.event(unit, "Warning", "Preempted", preemption.reason(), now);
     }
   }
 
@@ -325,7 +335,7 @@ public final class AdmissionLoop implements AutoCloseable {
     store(unit, UnitStatuses.waiting(unit, waiting, status, now), now);
     String kind = UnitStatuses.waitKind(waiting.reason());
     if (!kind.equals(announced.put(id, kind))) {
-      writer.event(unit, "Normal", UnitStatuses.REASON_PENDING, waiting.reason().message(), now);
+      recorder.event(unit, "Normal", UnitStatuses.REASON_PENDING, waiting.reason().message(), now);
     }
   }
 
@@ -333,7 +343,7 @@ public final class AdmissionLoop implements AutoCloseable {
   private boolean store(QueueUnit unit, QueueUnitStatus desired, Instant now) {
     String id = UnitSpecs.id(unit);
     try {
-      Optional<QueueUnit> stored = writer.write(unit, desired, now);
+      Optional<QueueUnit> stored = recorder.record(unit, desired, now);
       stored.ifPresent(
           written -> {
             units.put(id, written);

@@ -16,8 +16,8 @@ import io.koord4j.api.queue.QueueUnitPhase;
 import io.koord4j.api.queue.QueueUnitStatus;
 import io.koord4j.kueue.CheckedObjects;
 import io.koord4j.kueue.WaitingWorkload;
-import io.koord4j.manager.support.Json;
-import io.koord4j.manager.support.KubeObjects;
+import io.koord4j.manager.support.QueueUnitStatusRecorder;
+import io.koord4j.manager.support.SharedInformers;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -39,8 +39,8 @@ public final class UnitAdmissionChecks implements CheckedObjects<QueueUnit> {
   }
 
   @Override
-  public SharedIndexInformer<QueueUnit> informer(KubernetesClient client) {
-    return client.resources(QueueUnit.class).inAnyNamespace().runnableInformer(0);
+  public SharedIndexInformer<QueueUnit> informer(SharedInformers informers) {
+    return informers.of(QueueUnit.class);
   }
 
   @Override
@@ -70,11 +70,11 @@ public final class UnitAdmissionChecks implements CheckedObjects<QueueUnit> {
       return;
     }
     QueueUnitStatus desired = UnitStatuses.checked(unit, checks, now);
-    desired.setLastUpdateTime(now.toString());
-    QueueUnit updated = Json.copy(unit, QueueUnit.class);
-    updated.setStatus(desired);
+    QueueUnitStatusRecorder recorder = new QueueUnitStatusRecorder(client);
     try {
-      client.resource(updated).updateStatus();
+      if (recorder.record(unit, desired, now).isEmpty()) {
+        return;
+      }
     } catch (KubernetesClientException e) {
       if (e.getCode() != 404 && e.getCode() != 409) {
         throw e;
@@ -83,7 +83,7 @@ public final class UnitAdmissionChecks implements CheckedObjects<QueueUnit> {
       return;
     }
     if (QueueUnitPhase.FAILED.equals(desired.getPhase())) {
-      KubeObjects.event(client, unit, "Warning", UnitStatuses.REASON_CHECK_REJECTED, desired.getMessage(), now);
+      recorder.event(unit, "Warning", UnitStatuses.REASON_CHECK_REJECTED, desired.getMessage(), now);
     }
   }
 

@@ -2,8 +2,8 @@ package io.koord4j.manager.admission;
 
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitSpec;
+import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.queue.core.UnitSpec;
-import io.koord4j.quota.kube.ResourceQuantities;
 import java.time.Instant;
 
 /** Reads a QueueUnit as the core's {@link UnitSpec}. */

@@ -11,19 +11,18 @@ import io.koord4j.api.queue.QueueUnitPhase;
 import io.koord4j.api.queue.QueueUnitStatus;
 import io.koord4j.api.queue.RequeueState;
 import io.koord4j.jobs.PodRequests;
-import io.koord4j.jobs.ResourceAmounts;
 import io.koord4j.manager.support.Json;
+import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.queue.core.UnitPhase;
 import io.koord4j.queue.core.UnitStatus;
 import io.koord4j.queue.core.WaitReason;
 import io.koord4j.queue.core.WaitingUnit;
-import io.koord4j.quota.kube.ResourceQuantities;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 
@@ -332,7 +331,7 @@ public final class UnitStatuses {
       admission.setResources(
           ResourceQuantities.toQuantities(
               ResourceQuantities.fromAmounts(
-                  ResourceAmounts.times(
+                  ResourceQuantities.times(
                       PodRequests.of(podSet.getTemplate().getSpec(), "podSet.template.spec"),
                       count))));
       admissions.add(admission);
@@ -341,6 +340,6 @@ public final class UnitStatuses {
   }
 
   private static QueueUnitStatus copy(QueueUnitStatus status) {
-    return status == null ? new QueueUnitStatus() : Json.copy(status, QueueUnitStatus.class);
+    return status == null ? new QueueUnitStatus() : Json.copy(status);
   }
 }

@@ -3,14 +3,11 @@ package io.koord4j.manager.jobs;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
-import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
-import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitConditions;
@@ -23,7 +20,9 @@ import io.koord4j.jobs.PodSetInfo;
 import io.koord4j.manager.admission.UnitStatuses;
 import io.koord4j.manager.support.Json;
 import io.koord4j.manager.support.KubeObjects;
-import io.koord4j.quota.kube.ResourceQuantities;
+import io.koord4j.manager.support.QueueUnitStatusRecorder;
+import io.koord4j.manager.support.SharedInformers;
+import io.koord4j.quantity.ResourceQuantities;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
@@ -47,10 +46,12 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
 
   private final JobAdapter<T> adapter;
   private final Clock clock;
+  private final SharedInformers informers;
 
-  public JobReconciler(JobAdapter<T> adapter, Clock clock) {
+  public JobReconciler(JobAdapter<T> adapter, Clock clock, SharedInformers informers) {
     this.adapter = adapter;
     this.clock = clock;
+    this.informers = informers;
   }
 
   /** The job type, e.g. to check that the cluster serves the kind before watching it. */
@@ -65,12 +66,7 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
 
   @Override
   public List<EventSource<?, T>> prepareEventSources(EventSourceContext<T> context) {
-    return List.of(
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(QueueUnit.class, adapter.type())
-                .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(adapter.type()))
-                .build(),
-            context));
+    return List.of(new OwnedQueueUnits<>(informers, adapter.kind()));
   }
 
   @Override
@@ -188,7 +184,7 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
             && ResourceQuantities.toVector(desired.getResource())
                 .equals(ResourceQuantities.toVector(current.getResource()));
     if (!same) {
-      QueueUnit updated = Json.copy(unit, QueueUnit.class);
+      QueueUnit updated = Json.copy(unit);
       desired.setActive(current.getActive());
       updated.setSpec(desired);
       client.resource(updated).update();
@@ -209,16 +205,13 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
   }
 
   private void writeStatus(QueueUnit unit, QueueUnitStatus status, KubernetesClient client) {
-    status.setLastUpdateTime(now());
-    QueueUnit updated = Json.copy(unit, QueueUnit.class);
-    updated.setStatus(status);
-    client.resource(updated).updateStatus();
+    new QueueUnitStatusRecorder(client).record(unit, status, clock.instant());
   }
 
   private static QueueUnitStatus statusOf(QueueUnit unit) {
     return unit.getStatus() == null
         ? new QueueUnitStatus()
-        : Json.copy(unit.getStatus(), QueueUnitStatus.class);
+        : Json.copy(unit.getStatus());
   }
 
   private String now() {

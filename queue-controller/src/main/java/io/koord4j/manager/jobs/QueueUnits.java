@@ -11,7 +11,7 @@ import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitSpec;
 import io.koord4j.jobs.JobAdapter;
 import io.koord4j.jobs.PodSetInfo;
-import io.koord4j.jobs.ResourceAmounts;
+import io.koord4j.quantity.ResourceQuantities;
 import java.util.List;
 import java.util.Map;
 
@@ -54,7 +54,7 @@ public final class QueueUnits {
     spec.setPriorityClassName(adapter.priorityClassName(job).orElse(null));
     List<PodSetInfo> podSets = adapter.podSets(job);
     spec.setPodSet(podSets.stream().map(QueueUnits::podSet).toList());
-    spec.setResource(ResourceAmounts.toQuantities(adapter.totalRequests(job)));
+    spec.setResource(ResourceQuantities.toQuantities(adapter.totalRequests(job)));
     return spec;
   }
 

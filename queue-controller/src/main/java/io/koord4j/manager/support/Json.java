@@ -1,17 +1,17 @@
 package io.koord4j.manager.support;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 
-/** Deep copies and structural comparison of model objects through their JSON form. */
+/** Deep copies and structural comparison of model objects, through fabric8's serialization. */
 public final class Json {
   private Json() {}
 
-  private static final ObjectMapper MAPPER =
-      new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
-  public static <T> T copy(T value, Class<T> type) {
-    return MAPPER.convertValue(value, type);
+  /** A deep copy that the caller may change freely. */
+  public static <T> T copy(T value) {
+    return SERIALIZATION.clone(value);
   }
 
   /** Equal when both serialize to the same JSON tree (model classes lack {@code equals}). */
@@ -20,7 +20,7 @@ public final class Json {
   }
 
   /** The JSON tree of a value: comparable with equals. */
-  public static Object tree(Object value) {
-    return MAPPER.valueToTree(value);
+  public static JsonNode tree(Object value) {
+    return SERIALIZATION.convertValue(value, JsonNode.class);
   }
 }

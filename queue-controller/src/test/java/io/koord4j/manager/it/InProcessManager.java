@@ -29,6 +29,11 @@ public final class InProcessManager {
     }
   }
 
+  static synchronized Manager manager() throws InterruptedException {
+    ensureRunning();
+    return manager;
+  }
+
   /** The KWOK nodes the tests' pods run on. */
   static void ensureNodes() {
     LocalCluster.script("nodes", "--count", "4", "--cpu", "32", "--memory", "128Gi");

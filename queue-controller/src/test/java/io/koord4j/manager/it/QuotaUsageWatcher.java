@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitStatus;
 import io.koord4j.manager.admission.UnitStatuses;
-import io.koord4j.quota.kube.ResourceQuantities;
+import io.koord4j.quantity.ResourceQuantities;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -2,11 +2,11 @@ package io.koord4j.webhook.admission.quota;
 
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.quota.ElasticQuota;
-import io.koord4j.quota.BaseUnits;
+import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.quota.QuotaSpec;
 import io.koord4j.quota.QuotaTree;
-import io.koord4j.quota.QuotaViolation;
 import io.koord4j.quota.QuotaViolation.Field;
+import io.koord4j.quota.QuotaViolation;
 import io.koord4j.quota.kube.ElasticQuotaSpecs;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -38,9 +38,9 @@ public final class ElasticQuotaRules {
         new ArrayList<>(others.stream().map(ElasticQuotaSpecs::parse).toList());
     after.add(written);
 
-    Set<QuotaViolation> known = Set.copyOf(QuotaTree.violations(before, BaseUnits::format));
+    Set<QuotaViolation> known = Set.copyOf(QuotaTree.violations(before, ResourceQuantities::format));
     List<String> messages = new ArrayList<>();
-    for (QuotaViolation violation : QuotaTree.violations(after, BaseUnits::format)) {
+    for (QuotaViolation violation : QuotaTree.violations(after, ResourceQuantities::format)) {
       if (!known.contains(violation)) {
         messages.add(describe(violation, written, after));
       }

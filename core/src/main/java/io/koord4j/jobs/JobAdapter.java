@@ -1,0 +1,101 @@
+package io.koord4j.jobs;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.koord4j.quantity.ResourceQuantities;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+/**
+ * How the queue reads and controls one kind of job. One implementation per kind, registered in
+ * {@link JobAdapters}; the webhook and the queue controller use only this interface.
+ *
+ * <p>Implementations are pure: they make no client calls, and methods that change a job return a
+ * modified copy and leave their argument untouched. Kinds without fabric8 model classes implement
+ * {@code JobAdapter<GenericKubernetesResource>}.
+ *
+ * @param <T> the object type of the job kind
+ */
+public interface JobAdapter<T extends HasMetadata> {
+
+  /**
+   * The Java type of the jobs handled, to cast objects found by apiVersion and kind. Its
+   * {@code @Group}, {@code @Version} and {@code @Kind} annotations name the kind.
+   */
+  Class<T> type();
+
+  /** The apiVersion handled, e.g. {@code batch/v1}. */
+  default String apiVersion() {
+    return HasMetadata.getApiVersion(type());
+  }
+
+  /** The kind handled, e.g. {@code Job}. */
+  default String kind() {
+    return HasMetadata.getKind(type());
+  }
+
+  /**
+   * Whether the queue leaves the job alone even if it names a queue: it opted out (see {@link
+   * QueueMembership#optsOut}); kinds add their own cases, e.g. a part of a job queued as a whole.
+   */
+  default boolean isSkipped(T job) {
+    return QueueMembership.optsOut(job.getMetadata());
+  }
+
+  /**
+   * Whether the job waits in a queue: it is not skipped, and it names a queue or quota (see {@link
+   * QueueMembership}) or lives in a namespace the queue manages.
+   */
+  default boolean isManaged(T job, boolean namespaceIsManaged) {
+    return !isSkipped(job) && QueueMembership.isManaged(job.getMetadata(), namespaceIsManaged);
+  }
+
+  /**
+   * The queue the job names, with the precedence documented on {@link QueueMembership}; none when
+   * the job is skipped.
+   */
+  default Optional<String> queueName(T job) {
+    return isSkipped(job) ? Optional.empty() : QueueMembership.queueName(job.getMetadata());
+  }
+
+  /** Whether the job is held back so that it starts no pods. */
+  boolean isSuspended(T job);
+
+  /** A copy of the job, suspended. */
+  T suspend(T job);
+
+  /** A copy of the job, allowed to start its pods. */
+  T resume(T job);
+
+  /**
+   * A copy of the job with every pod template replaced by {@code edit} of it, e.g. to put the pods
+   * into a gang before the job is resumed (templates are mutable while a job is suspended).
+   */
+  T editPodTemplates(T job, UnaryOperator<PodTemplateSpec> edit);
+
+  /**
+   * The job's groups of identical pods, in a stable order.
+   *
+   * @throws IllegalArgumentException naming the field of an invalid resource quantity
+   */
+  List<PodSetInfo> podSets(T job);
+
+  /** What all pods of the job request together, in base units. */
+  default Map<String, BigDecimal> totalRequests(T job) {
+    return podSets(job).stream()
+        .map(PodSetInfo::totalRequests)
+        .reduce(Map.of(), ResourceQuantities::sum);
+  }
+
+  /** The priority class the job's pods ask for, if any. */
+  Optional<String> priorityClassName(T job);
+
+  /** The numeric priority set on the job's pods, if any (normally resolved from the class). */
+  Optional<Integer> priority(T job);
+
+  /** Where the job is in its life. */
+  JobPhase status(T job);
+}

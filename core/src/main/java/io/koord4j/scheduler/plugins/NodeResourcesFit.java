@@ -1,0 +1,82 @@
+package io.koord4j.scheduler.plugins;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.koord4j.quantity.ResourceQuantities;
+import io.koord4j.quota.ResourceVector;
+import io.koord4j.scheduler.framework.ClusterEvent;
+import io.koord4j.scheduler.framework.CycleState;
+import io.koord4j.scheduler.framework.FilterPlugin;
+import io.koord4j.scheduler.framework.NodeInfo;
+import io.koord4j.scheduler.framework.PreFilterPlugin;
+import io.koord4j.scheduler.framework.ScorePlugin;
+import io.koord4j.scheduler.framework.Status;
+import io.koord4j.scheduler.plugins.deviceshare.DeviceShare;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Whether the node has room for the pod's request (CPU, memory, extended resources) and one more
+ * pod, leaving to DeviceShare the GPU resources it counts by device ({@link DeviceShare#handles});
+ * scores nodes by how much CPU and memory stays free (least allocated first), which spreads
+ * load.
+ */
+public final class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, ScorePlugin {
+
+  public static final String NAME = "NodeResourcesFit";
+  private static final CycleState.Key<ResourceVector> REQUEST = new CycleState.Key<>(NAME);
+  private static final List<String> SCORED =
+      List.of(ResourceQuantities.CPU, ResourceQuantities.MEMORY);
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public Set<ClusterEvent> requeueOn() {
+    return EnumSet.of(
+        ClusterEvent.NODE_ADDED, ClusterEvent.NODE_UPDATED, ClusterEvent.ASSIGNED_POD_DELETED);
+  }
+
+  @Override
+  public Status preFilter(CycleState state, Pod pod) {
+    state.put(REQUEST, ResourceQuantities.requestOf(pod));
+    return Status.SUCCESS;
+  }
+
+  @Override
+  public Status filter(CycleState state, Pod pod, NodeInfo node) {
+    ResourceVector request = state.get(REQUEST);
+    List<String> reasons = new ArrayList<>();
+    if (node.podCount() + 1 > node.allocatable().get(ResourceQuantities.PODS)) {
+      reasons.add("Too many pods");
+    }
+    for (var entry : request.asMap().entrySet()) {
+      String resource = entry.getKey();
+      if (DeviceShare.handles(resource, node)) {
+        continue;
+      }
+      long free = node.allocatable().get(resource) - node.requested().get(resource);
+      if (entry.getValue() > 0 && entry.getValue() > free) {
+        reasons.add("Insufficient " + resource);
+      }
+    }
+    return reasons.isEmpty()
+        ? Status.SUCCESS
+        : Status.unschedulable(reasons.toArray(String[]::new));
+  }
+
+  @Override
+  public long score(CycleState state, Pod pod, NodeInfo node) {
+    ResourceVector request = state.get(REQUEST);
+    long sum = 0;
+    for (String resource : SCORED) {
+      long allocatable = node.allocatable().get(resource);
+      long free = allocatable - node.requested().get(resource) - request.get(resource);
+      sum += allocatable <= 0 ? 0 : Math.max(0, free) * MAX_SCORE / allocatable;
+    }
+    return sum / SCORED.size();
+  }
+}

@@ -1,0 +1,127 @@
+package io.koord4j.quantity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.koord4j.quota.ResourceVector;
+import java.math.BigDecimal;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class ResourceQuantitiesTest {
+
+  private static final String FIELD = "spec.containers[0].resources.requests.cpu";
+
+  @ParameterizedTest(name = "{0} = {1}")
+  @CsvSource({
+    "500m, 0.5",
+    "2, 2",
+    "0.4, 0.4",
+    "+1, 1",
+    ".5, 0.5",
+    "1Ki, 1024",
+    "1Gi, 1073741824",
+    "1.5Gi, 1610612736",
+    "10G, 10000000000",
+    "1.5k, 1500",
+    "1e3, 1000",
+    "5u, 0.000005",
+    "7n, 0.000000007",
+  })
+  void parsesEveryQuantityFormExactly(String quantity, String expected) {
+    assertThat(ResourceQuantities.parse(new Quantity(quantity), FIELD))
+        .isEqualTo(new BigDecimal(expected));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"12x", "abc", "1.2.3", " 1", "1e", "1Gb", "m"})
+  void rejectsMalformedQuantitiesNamingTheField(String quantity) {
+    assertThatThrownBy(() -> ResourceQuantities.parse(new Quantity(quantity), FIELD))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(FIELD + ": \"" + quantity + "\" is not a valid quantity");
+  }
+
+  @Test
+  void rejectsNegativeQuantities() {
+    assertThatThrownBy(() -> ResourceQuantities.parse(new Quantity("-1"), FIELD))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(FIELD + ": \"-1\" must not be negative");
+  }
+
+  @ParameterizedTest(name = "{0} renders as {1}")
+  @CsvSource({
+    "2, 2",
+    "2.000, 2",
+    "0.5, 500m",
+    "2.25, 2250m",
+    "1073741824, 1073741824",
+    "1E+3, 1000",
+    "0.000005, 5u",
+    "0.0000015, 1500n",
+    "0.0000000001, 0.0000000001",
+  })
+  void rendersAmountsAsShortExactQuantities(String amount, String expected) {
+    Quantity quantity = ResourceQuantities.toQuantity(new BigDecimal(amount));
+
+    assertThat(quantity.toString()).isEqualTo(expected);
+    assertThat(ResourceQuantities.parse(quantity, FIELD)).isEqualByComparingTo(amount);
+  }
+
+  @Test
+  void sumsAndMaximaTreatAMissingResourceAsZero() {
+    Map<String, BigDecimal> a = Map.of("cpu", new BigDecimal("0.5"), "memory", new BigDecimal(10));
+    Map<String, BigDecimal> b =
+        Map.of("cpu", new BigDecimal("1.50"), "nvidia.com/gpu", BigDecimal.ONE);
+
+    assertThat(ResourceQuantities.sum(a, b))
+        .containsExactly(
+            Map.entry("cpu", new BigDecimal(2)),
+            Map.entry("memory", new BigDecimal(10)),
+            Map.entry("nvidia.com/gpu", BigDecimal.ONE));
+    assertThat(ResourceQuantities.max(a, b))
+        .containsExactly(
+            Map.entry("cpu", new BigDecimal("1.5")),
+            Map.entry("memory", new BigDecimal(10)),
+            Map.entry("nvidia.com/gpu", BigDecimal.ONE));
+  }
+
+  @Test
+  void multipliesEveryAmount() {
+    assertThat(ResourceQuantities.times(Map.of("cpu", new BigDecimal("0.25")), 4))
+        .containsExactly(Map.entry("cpu", BigDecimal.ONE));
+  }
+
+  @Test
+  void cpuBecomesMilliCoresAndMemoryBytesRoundingUp() {
+    ResourceVector vector =
+        ResourceQuantities.toVector(
+            Map.of(
+                "cpu", new Quantity("1500m"),
+                "memory", new Quantity("1Gi"),
+                "nvidia.com/gpu", new Quantity("2"),
+                "ephemeral-storage", new Quantity("0.5")));
+
+    assertThat(vector.asMap())
+        .containsEntry("cpu", 1500L)
+        .containsEntry("memory", 1L << 30)
+        .containsEntry("nvidia.com/gpu", 2L)
+        .containsEntry("ephemeral-storage", 1L);
+  }
+
+  @Test
+  void rendersBackInTheShortestExactNotation() {
+    Map<String, Quantity> quantities =
+        ResourceQuantities.toQuantities(
+            ResourceVector.of("cpu", 2500, "memory", 3L << 30, "nvidia.com/gpu", 4));
+
+    assertThat(quantities)
+        .containsEntry("cpu", new Quantity("2500m"))
+        .containsEntry("memory", new Quantity("3Gi"))
+        .containsEntry("nvidia.com/gpu", new Quantity("4"));
+    assertThat(ResourceQuantities.toVector(quantities).asMap()).containsEntry("memory", 3L << 30);
+  }
+}

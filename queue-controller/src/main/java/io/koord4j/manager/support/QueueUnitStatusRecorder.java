@@ -1,0 +1,44 @@
+package io.koord4j.manager.support;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.koord4j.api.queue.QueueUnit;
+import io.koord4j.api.queue.QueueUnitStatus;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The one writer of QueueUnit statuses, used by the admission loop, the job reconcilers and the
+ * gang-feasibility check. A write is skipped when the status would not change, stamps {@code
+ * lastUpdateTime}, and carries the resourceVersion the decision was based on, so a unit changed
+ * meanwhile is refused (409) rather than overwritten.
+ */
+public final class QueueUnitStatusRecorder {
+
+  private final KubernetesClient client;
+
+  public QueueUnitStatusRecorder(KubernetesClient client) {
+    this.client = client;
+  }
+
+  /**
+   * Stores {@code desired} unless it equals the current status.
+   *
+   * @return the stored unit, or empty when nothing needed writing
+   * @throws KubernetesClientException on a conflict or when the unit is gone
+   */
+  public Optional<QueueUnit> record(QueueUnit current, QueueUnitStatus desired, Instant now) {
+    if (Json.same(current.getStatus(), desired)) {
+      return Optional.empty();
+    }
+    desired.setLastUpdateTime(now.toString());
+    QueueUnit updated = Json.copy(current);
+    updated.setStatus(desired);
+    return Optional.of(client.resource(updated).updateStatus());
+  }
+
+  /** A Kubernetes Event on the unit; a failure is only logged, events are best effort. */
+  public void event(QueueUnit unit, String type, String reason, String message, Instant now) {
+    KubeObjects.event(client, unit, type, reason, message, now);
+  }
+}
