@@ -26,22 +26,25 @@ public final class UsageCollector {
   private final CgroupFiles cgroups;
   private final Clock clock;
   private final LongSupplier monotonicNanos;
-  private final int capacity;
+  private final int podCapacity;
   private final UsageSeries node;
   private final Map<String, UsageSeries> pods = new HashMap<>();
   private ProcFormats.CpuTimes lastNodeCpu;
 
   /**
-   * @param capacity samples kept per series: the longest aggregation window divided by the collect
-   *     interval
+   * @param nodeCapacity samples kept of the node: its longest aggregation window divided by the
+   *     collect interval
+   * @param podCapacity samples kept per pod: the NodeMetric aggregate duration divided by the
+   *     collect interval
    */
-  public UsageCollector(ProcFiles proc, CgroupFiles cgroups, Clock clock, LongSupplier monotonicNanos, int capacity) {
+  public UsageCollector(
+      ProcFiles proc, CgroupFiles cgroups, Clock clock, LongSupplier monotonicNanos, int nodeCapacity, int podCapacity) {
     this.proc = proc;
     this.cgroups = cgroups;
     this.clock = clock;
     this.monotonicNanos = monotonicNanos;
-    this.capacity = capacity;
-    this.node = new UsageSeries(capacity);
+    this.podCapacity = podCapacity;
+    this.node = new UsageSeries(nodeCapacity);
   }
 
   /** Takes one sample of the node and of each pod; forgets pods no longer given. */
@@ -71,7 +74,7 @@ public final class UsageCollector {
       return; // not started yet, or already gone
     }
     try {
-      UsageSeries series = pods.computeIfAbsent(pod.uid(), uid -> new UsageSeries(capacity));
+      UsageSeries series = pods.computeIfAbsent(pod.uid(), uid -> new UsageSeries(podCapacity));
       double cores = series.cpuRate.next(cgroups.cpuUsageNanos(dir), monotonicNanos.getAsLong());
       if (!Double.isNaN(cores)) {
         series.cpu.add(now, cores);

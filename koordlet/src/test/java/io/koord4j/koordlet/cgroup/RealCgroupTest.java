@@ -38,7 +38,7 @@ class RealCgroupTest {
       Process batchBurner = cgroups.burnCpuIn(batch);
 
       UsageCollector collector =
-          new UsageCollector(new ProcFiles(Path.of("/proc")), files, Clock.systemUTC(), System::nanoTime, 60);
+          new UsageCollector(new ProcFiles(Path.of("/proc")), files, Clock.systemUTC(), System::nanoTime, 60, 60);
       List<PodRef> pods =
           List.of(
               new PodRef(SERVICE_UID, "default", "service", KubeQos.BURSTABLE),
