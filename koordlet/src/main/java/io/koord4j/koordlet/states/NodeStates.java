@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * What koordlet knows of the cluster, kept current by informers that watch only this node: its
  * Node, the pods bound to it ({@code spec.nodeName}), its NodeSLO and its NodeMetric.
  */
-public final class NodeStates implements AutoCloseable {
+public final class NodeStates implements NodeView, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(NodeStates.class);
 
   private final String nodeName;
@@ -61,14 +61,17 @@ public final class NodeStates implements AutoCloseable {
     return nodeName;
   }
 
+  @Override
   public Optional<Node> node() {
     return node.getStore().list().stream().findFirst();
   }
 
+  @Override
   public List<Pod> pods() {
     return new ArrayList<>(pods.getStore().list());
   }
 
+  @Override
   public Optional<NodeSLO> nodeSlo() {
     return nodeSlo == null ? Optional.empty() : nodeSlo.getStore().list().stream().findFirst();
   }
