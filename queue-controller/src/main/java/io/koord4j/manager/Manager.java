@@ -14,6 +14,7 @@ import io.koord4j.manager.admission.UnitAdmissionChecks;
 import io.koord4j.manager.jobs.JobIntegrations;
 import io.koord4j.manager.jobs.JobReconciler;
 import io.koord4j.manager.metrics.ManagerMetrics;
+import io.koord4j.manager.noderesource.BatchResourceReconciler;
 import io.koord4j.manager.queue.QueueReconciler;
 import io.koord4j.manager.quota.ElasticQuotaReconciler;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -67,6 +68,7 @@ public final class Manager implements LeaderControllers {
     }
     register(new ElasticQuotaReconciler(snapshots), "elasticquotas");
     register(new QueueReconciler(snapshots), "queues");
+    BatchResourceReconciler.forCluster(client, System.getenv(), clock).ifPresent(r -> register(r, BatchResourceReconciler.NAME));
   }
 
   /** Rebuilds the admission state from the cluster, then starts reconciling. */

@@ -2,6 +2,7 @@ package io.koord4j.koordlet.qos;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.koord4j.colocation.NodeCapacity;
 import io.koord4j.colocation.QosClass;
 import io.koord4j.koordlet.cgroup.CgroupFiles;
 import io.koord4j.koordlet.cgroup.CgroupFormats;

@@ -1,4 +1,4 @@
-package io.koord4j.koordlet.qos;
+package io.koord4j.colocation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Node;
@@ -45,12 +45,12 @@ public record NodeCapacity(long cpuMilli, long memoryBytes, long reservedCpuMill
     }
   }
 
-  static long milli(Map<String, Quantity> values, String name) {
+  private static long milli(Map<String, Quantity> values, String name) {
     Quantity quantity = values == null ? null : values.get(name);
     return quantity == null ? 0 : Quantity.getAmountInBytes(quantity).movePointRight(3).longValue();
   }
 
-  static long bytes(Map<String, Quantity> values, String name) {
+  private static long bytes(Map<String, Quantity> values, String name) {
     Quantity quantity = values == null ? null : values.get(name);
     return quantity == null ? 0 : Quantity.getAmountInBytes(quantity).longValue();
   }
