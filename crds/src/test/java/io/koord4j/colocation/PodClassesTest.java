@@ -3,8 +3,7 @@ package io.koord4j.colocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
+import io.koord4j.testing.TestPods;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -36,24 +35,6 @@ class PodClassesTest {
   }
 
   private static Pod pod(Integer priority, Map<String, String> requests, Map<String, String> limits) {
-    return new PodBuilder()
-        .withNewMetadata().withName("p").endMetadata()
-        .withNewSpec()
-        .withPriority(priority)
-        .addNewContainer()
-        .withName("main")
-        .withNewResources()
-        .withRequests(quantities(requests))
-        .withLimits(quantities(limits))
-        .endResources()
-        .endContainer()
-        .endSpec()
-        .build();
-  }
-
-  private static Map<String, Quantity> quantities(Map<String, String> values) {
-    java.util.HashMap<String, Quantity> result = new java.util.HashMap<>();
-    values.forEach((name, value) -> result.put(name, new Quantity(value)));
-    return result;
+    return TestPods.pod("p", priority, requests, limits);
   }
 }

@@ -28,6 +28,7 @@ import io.koord4j.koordlet.metrics.ProcFiles;
 import io.koord4j.koordlet.qos.MemoryEvictor;
 import io.koord4j.testing.LocalCluster;
 import io.koord4j.testing.PrivateKwokNode;
+import io.koord4j.testing.TestPods;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -188,8 +189,7 @@ class KoordletIT {
   }
 
   private static Pod pod(PrivateKwokNode node, String name, Map<String, String> resources, boolean batch) {
-    Map<String, Quantity> quantities = new java.util.HashMap<>();
-    resources.forEach((key, value) -> quantities.put(key, new Quantity(value)));
+    Map<String, Quantity> quantities = TestPods.quantities(resources);
     return new PodBuilder()
         .withNewMetadata().withName(name).withNamespace(node.name())
         .withLabels(batch ? Map.of(WellKnown.QOS_CLASS, "BE") : Map.of()).endMetadata()

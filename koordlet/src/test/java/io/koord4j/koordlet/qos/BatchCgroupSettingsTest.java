@@ -7,7 +7,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
+import io.koord4j.testing.TestPods;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -52,12 +52,6 @@ class BatchCgroupSettingsTest {
 
   private static Container container(String name, Map<String, String> requests, Map<String, String> limits) {
     return new ContainerBuilder().withName(name).withNewResources()
-        .withRequests(quantities(requests)).withLimits(quantities(limits)).endResources().build();
-  }
-
-  private static Map<String, Quantity> quantities(Map<String, String> values) {
-    java.util.HashMap<String, Quantity> result = new java.util.HashMap<>();
-    values.forEach((name, value) -> result.put(name, new Quantity(value)));
-    return result;
+        .withRequests(TestPods.quantities(requests)).withLimits(TestPods.quantities(limits)).endResources().build();
   }
 }

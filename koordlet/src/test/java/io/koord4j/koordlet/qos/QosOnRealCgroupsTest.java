@@ -18,6 +18,7 @@ import io.koord4j.koordlet.metrics.ProcFiles;
 import io.koord4j.koordlet.metrics.ProcFormats;
 import io.koord4j.koordlet.metrics.UsageCollector;
 import io.koord4j.koordlet.states.NodeView;
+import io.koord4j.testing.TestPods;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -185,14 +186,8 @@ class QosOnRealCgroupsTest {
         .withNewMetadata().withName(name).withNamespace("default").withUid(uid)
         .withLabels(qos == null ? Map.of() : Map.of("koordinator.sh/qosClass", qos)).endMetadata()
         .withNewSpec().addNewContainer().withName("main").withNewResources()
-        .withRequests(quantities(requests)).withLimits(quantities(limits)).endResources().endContainer().endSpec()
+        .withRequests(TestPods.quantities(requests)).withLimits(TestPods.quantities(limits)).endResources().endContainer().endSpec()
         .build();
-  }
-
-  private static Map<String, Quantity> quantities(Map<String, String> values) {
-    java.util.HashMap<String, Quantity> result = new java.util.HashMap<>();
-    values.forEach((name, value) -> result.put(name, new Quantity(value)));
-    return result;
   }
 
   /** The cluster side as plain objects. */

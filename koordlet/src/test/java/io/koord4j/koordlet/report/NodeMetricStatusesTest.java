@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.koord4j.api.slo.AggregatedUsage;
 import io.koord4j.api.slo.MetricCollectPolicy;
@@ -14,6 +13,7 @@ import io.koord4j.api.slo.NodeMetricStatus;
 import io.koord4j.api.slo.PodMetricInfo;
 import io.koord4j.koordlet.metrics.Aggregation;
 import io.koord4j.koordlet.metrics.Usage;
+import io.koord4j.testing.TestPods;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -103,24 +103,8 @@ class NodeMetricStatusesTest {
   }
 
   static Pod pod(String name, String uid, Integer priority, Map<String, String> requests, Map<String, String> limits) {
-    return new PodBuilder()
-        .withNewMetadata().withName(name).withNamespace("default").withUid(uid).endMetadata()
-        .withNewSpec()
-        .withPriority(priority)
-        .addNewContainer()
-        .withName("main")
-        .withNewResources()
-        .withRequests(quantities(requests))
-        .withLimits(quantities(limits))
-        .endResources()
-        .endContainer()
-        .endSpec()
-        .build();
-  }
-
-  static Map<String, Quantity> quantities(Map<String, String> values) {
-    java.util.HashMap<String, Quantity> result = new java.util.HashMap<>();
-    values.forEach((name, value) -> result.put(name, new Quantity(value)));
-    return result;
+    Pod pod = TestPods.pod(name, priority, requests, limits);
+    pod.getMetadata().setUid(uid);
+    return pod;
   }
 }

@@ -19,6 +19,7 @@ import io.koord4j.api.WellKnown;
 import io.koord4j.api.slo.NodeMetric;
 import io.koord4j.testing.LocalCluster;
 import io.koord4j.testing.PrivateKwokNode;
+import io.koord4j.testing.TestPods;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -150,8 +151,7 @@ class BatchResourceIT {
 
   /** A pod for the private node: bound to it directly when {@code nodeName} is given, else scheduled. */
   private Pod pod(String name, Map<String, String> requests, String nodeName) {
-    Map<String, Quantity> quantities = new java.util.HashMap<>();
-    requests.forEach((key, value) -> quantities.put(key, new Quantity(value)));
+    Map<String, Quantity> quantities = TestPods.quantities(requests);
     boolean batch = requests.containsKey(WellKnown.BATCH_CPU);
     return new PodBuilder()
         .withNewMetadata().withName(name).withNamespace(id)
