@@ -40,14 +40,10 @@ class QosOnRealCgroupsTest {
   void theBeQuotaFallsWhenTheServiceBurnsAndTheBatchPodFollows() throws Exception {
     try (RealCgroups cgroups = RealCgroups.v1()) {
       CgroupLayout layout = cgroups.layout();
-      cgroups.mkdirs(layout.podDir(KubeQos.GUARANTEED, SERVICE));
-      cgroups.mkdirs(layout.podDir(KubeQos.BEST_EFFORT, BATCH));
       CgroupFiles files = new CgroupFiles(layout);
       long cpus = Runtime.getRuntime().availableProcessors();
       // at 100 % the BE share is what the node has left after the service and everything else
-      View view = new View(node(cpus + "", "64Gi"), slo(100));
-      view.pods.add(pod(SERVICE, "service", Map.of("cpu", "1", "memory", "1Gi"), Map.of("cpu", "1", "memory", "1Gi"), null));
-      view.pods.add(pod(BATCH, "batch", Map.of(), Map.of(), "BE"));
+      View view = serviceAndBatch(cgroups, node(cpus + "", "64Gi"), slo(100));
       UsageCollector collector = collector(files);
       CpuSuppressor suppressor = new CpuSuppressor(view, collector, files);
       Process batch = cgroups.burnCpuIn(layout.podDir(KubeQos.BEST_EFFORT, BATCH));
@@ -77,16 +73,12 @@ class QosOnRealCgroupsTest {
   void memoryAboveTheThresholdEvictsTheBatchPodNotTheService() throws Exception {
     try (RealCgroups cgroups = RealCgroups.v1()) {
       CgroupLayout layout = cgroups.layout();
-      cgroups.mkdirs(layout.podDir(KubeQos.GUARANTEED, SERVICE));
-      cgroups.mkdirs(layout.podDir(KubeQos.BEST_EFFORT, BATCH));
       CgroupFiles files = new CgroupFiles(layout);
-      cgroups.burnCpuIn(layout.podDir(KubeQos.GUARANTEED, SERVICE), 32);
-      cgroups.burnCpuIn(layout.podDir(KubeQos.BEST_EFFORT, BATCH), 48);
       // a node whose capacity makes today's real memory use 80 % of it
       ProcFormats.MemInfo memory = new ProcFiles(Path.of("/proc")).memInfo();
-      View view = new View(node("4", Long.toString(memory.usedBytes() * 100 / 80)), enabledSlo());
-      view.pods.add(pod(SERVICE, "service", Map.of("cpu", "1", "memory", "1Gi"), Map.of("cpu", "1", "memory", "1Gi"), null));
-      view.pods.add(pod(BATCH, "batch", Map.of(), Map.of(), "BE"));
+      View view = serviceAndBatch(cgroups, node("4", Long.toString(memory.usedBytes() * 100 / 80)), enabledSlo());
+      cgroups.burnCpuIn(layout.podDir(KubeQos.GUARANTEED, SERVICE), 32);
+      cgroups.burnCpuIn(layout.podDir(KubeQos.BEST_EFFORT, BATCH), 48);
       UsageCollector collector = collector(files);
       for (int i = 0; i < 4; i++) {
         collector.collect(view.refs());
@@ -141,6 +133,16 @@ class QosOnRealCgroupsTest {
       double cores = (RealCgroups.processCpuNanos(burner) - start) / 2e9;
       assertThat(cores).as("the kernel holds the pod to its batch-cpu limit").isLessThanOrEqualTo(0.5 + 0.05);
     }
+  }
+
+  /** A Guaranteed service pod and a BE batch pod, each with its cgroup. */
+  private static View serviceAndBatch(RealCgroups cgroups, Node node, NodeSLO slo) throws java.io.IOException {
+    cgroups.mkdirs(cgroups.layout().podDir(KubeQos.GUARANTEED, SERVICE));
+    cgroups.mkdirs(cgroups.layout().podDir(KubeQos.BEST_EFFORT, BATCH));
+    View view = new View(node, slo);
+    view.pods.add(pod(SERVICE, "service", Map.of("cpu", "1", "memory", "1Gi"), Map.of("cpu", "1", "memory", "1Gi"), null));
+    view.pods.add(pod(BATCH, "batch", Map.of(), Map.of(), "BE"));
+    return view;
   }
 
   private static double rounds(UsageCollector collector, CpuSuppressor suppressor, View view, String uid, int rounds)
