@@ -130,7 +130,10 @@ public final class BatchResourceReconciler implements Reconciler<Node> {
   }
 
   private static ColocationConfig config(Context<Node> context) {
-    return context.getSecondaryResource(ConfigMap.class)
+    // The informer holds every ConfigMap of the namespace; only the named one is ours.
+    return context.getSecondaryResources(ConfigMap.class).stream()
+        .filter(map -> ColocationConfig.CONFIG_MAP.equals(map.getMetadata().getName()))
+        .findFirst()
         .map(map -> map.getData() == null ? null : map.getData().get(ColocationConfig.KEY))
         .map(ColocationConfig::parse)
         .orElse(ColocationConfig.DEFAULT);
