@@ -151,9 +151,15 @@ public final class Koordlet implements AutoCloseable {
     }
   }
 
+  /** Stops the loops, letting a round in progress finish, then the informers. */
   @Override
   public void close() {
     loop.shutdownNow();
+    try {
+      loop.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     states.close();
   }
 }
