@@ -23,10 +23,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * koordlet's own CPU and memory while it samples 100 pods' real cgroups every second and builds
- * the NodeMetric status as it would report it. Not a test: run it with {@code mvn -B -pl koordlet
- * -am test -Dexec.skip -Dtest=KoordletFootprintBench -Dsurefire.failIfNoSpecifiedTests=false}
- * (as root); it writes {@code e2e/target/bench/koordlet-footprint.md}. The figures include the test
- * JVM's own baseline, so they are an upper bound.
+ * the NodeMetric status as it would report it. Not a test: run it (as root) with {@code mvn -B -pl
+ * koordlet -am test -Dexec.skip -Dtest=KoordletFootprintBench -Dsurefire.failIfNoSpecifiedTests=false
+ * -DargLine="-Xmx48m -Xss512k -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=32m
+ * -XX:MaxMetaspaceSize=96m"} (the JVM options the koordlet container uses); it writes {@code
+ * e2e/target/bench/koordlet-footprint.md}. The figures include the test JVM's own baseline, so they
+ * are an upper bound.
  */
 class KoordletFootprintBench {
   private static final int PODS = Integer.getInteger("bench.pods", 100);

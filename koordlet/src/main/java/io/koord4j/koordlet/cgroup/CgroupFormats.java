@@ -1,7 +1,6 @@
 package io.koord4j.koordlet.cgroup;
 
-import java.util.HashMap;
-import java.util.Map;
+import java.util.regex.Pattern;
 
 /** Parsers and printers of the cgroup interface files koordlet reads and writes; no I/O. */
 public final class CgroupFormats {
@@ -12,20 +11,32 @@ public final class CgroupFormats {
   /** v1's {@code cpu.cfs_quota_us} value for no limit. */
   public static final long UNLIMITED_QUOTA = -1;
 
-  /** Flat-keyed files such as {@code cpu.stat} and {@code memory.stat}: "key value" per line. */
-  public static Map<String, Long> keyedValues(String file, String content) {
-    Map<String, Long> values = new HashMap<>();
-    for (String line : content.split("\n")) {
-      String[] parts = line.trim().split("\\s+");
-      if (parts.length == 2) {
+  private static final Pattern FIELDS = Pattern.compile("\\s+");
+
+  /**
+   * One value of a flat-keyed file such as {@code cpu.stat} or {@code memory.stat} ("key value"
+   * per line), null when the key is absent. Scans without building a map: it runs per pod per
+   * sample.
+   */
+  public static Long keyedValue(String file, String content, String key) {
+    int from = 0;
+    while (from < content.length()) {
+      int end = content.indexOf('\n', from);
+      if (end < 0) {
+        end = content.length();
+      }
+      if (content.startsWith(key, from) && end > from + key.length()
+          && Character.isWhitespace(content.charAt(from + key.length()))) {
+        String value = content.substring(from + key.length(), end).trim();
         try {
-          values.put(parts[0], Long.parseLong(parts[1]));
+          return Long.parseLong(value);
         } catch (NumberFormatException e) {
-          throw new IllegalArgumentException(file + ": \"" + line + "\" is not \"key number\"", e);
+          throw new IllegalArgumentException(file + ": \"" + key + " " + value + "\" is not \"key number\"", e);
         }
       }
+      from = end + 1;
     }
-    return values;
+    return null;
   }
 
   /** A file holding one integer, such as {@code cpuacct.usage} or {@code memory.current}. */
@@ -42,8 +53,8 @@ public final class CgroupFormats {
   }
 
   /** A required key of a keyed file. */
-  public static long required(Map<String, Long> values, String file, String key) {
-    Long value = values.get(key);
+  public static long required(String file, String content, String key) {
+    Long value = keyedValue(file, content, key);
     if (value == null) {
       throw new IllegalArgumentException(file + " has no \"" + key + "\" line");
     }
@@ -52,7 +63,7 @@ public final class CgroupFormats {
 
   /** v2's {@code cpu.max}: "quota period", quota "max" when unlimited; returns the quota in µs or -1. */
   public static long cpuMaxQuota(String content) {
-    String[] parts = content.trim().split("\\s+");
+    String[] parts = FIELDS.split(content.trim());
     if (parts.length != 2) {
       throw new IllegalArgumentException("cpu.max: \"" + content.trim() + "\" is not \"quota period\"");
     }
