@@ -15,8 +15,10 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.Operator;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.slo.NodeMetric;
+import io.koord4j.scheduler.KoordScheduler;
 import io.koord4j.testing.LocalCluster;
 import io.koord4j.testing.PrivateKwokNode;
 import io.koord4j.testing.TestPods;
@@ -33,8 +35,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The batch-resource controller on the real control plane: a KWOK node whose NodeMetric the test
- * writes, the slo-controller-config ConfigMap, and kube-scheduler placing batch pods by the
- * node's {@code kubernetes.io/batch-cpu} and {@code batch-memory}.
+ * writes, the slo-controller-config ConfigMap, and kube-scheduler and koord-scheduler placing batch
+ * pods by the node's {@code kubernetes.io/batch-cpu} and {@code batch-memory}.
  */
 class BatchResourceIT {
   private static final long GIB = 1L << 30;
@@ -66,7 +68,7 @@ class BatchResourceIT {
   }
 
   @Test
-  void nodeOffersBatchResourcesFromItsNodeMetricAndKubeSchedulerPlacesBatchPods() {
+  void nodeOffersBatchResourcesFromItsNodeMetricAndBothSchedulersPlaceBatchPods() {
     // Colocation on for this node only: the shared cluster's other nodes stay as they are.
     client.resource(new ConfigMapBuilder().withNewMetadata().withName(ColocationConfig.CONFIG_MAP).withNamespace(id)
         .endMetadata().addToData(ColocationConfig.KEY, """
@@ -100,6 +102,17 @@ class BatchResourceIT {
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(failedScheduling(tooBig))
         .anyMatch(message -> message.contains("Insufficient " + WellKnown.BATCH_CPU)));
     assertThat(client.pods().inNamespace(id).withName(tooBig.getMetadata().getName()).get().getSpec().getNodeName()).isNull();
+
+    // koord-scheduler (under a name of this test's own) counts batch resources the same way: 1200m are left.
+    String schedulerName = "koord-scheduler-" + id;
+    try (KoordScheduler scheduler = new KoordScheduler(client, new SimpleMeterRegistry(),
+        KoordScheduler.Options.defaults().withSchedulerName(schedulerName).withBackoff(Duration.ofMillis(200), Duration.ofSeconds(2)))) {
+      scheduler.start();
+      Pod byKoord = client.resource(new PodBuilder(pod("batch-koord", Map.of(WellKnown.BATCH_CPU, "1000"), null))
+          .editSpec().withSchedulerName(schedulerName).endSpec().build()).create();
+      await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+          assertThat(client.pods().inNamespace(id).withName(byKoord.getMetadata().getName()).get().getSpec().getNodeName()).isEqualTo(id));
+    }
 
     // A NodeMetric older than degradeTimeMinutes (15) takes the batch resources away.
     writeNodeMetric(Instant.now().minus(Duration.ofMinutes(16)), service);
