@@ -1,6 +1,7 @@
 package io.koord4j.manager;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -17,6 +18,7 @@ import io.koord4j.manager.admission.UnitAdmissionChecks;
 import io.koord4j.manager.jobs.JobIntegrations;
 import io.koord4j.manager.jobs.JobReconciler;
 import io.koord4j.manager.metrics.ManagerMetrics;
+import io.koord4j.manager.noderesource.BatchResourceReconciler;
 import io.koord4j.manager.queue.QueueReconciler;
 import io.koord4j.manager.quota.ElasticQuotaReconciler;
 import io.koord4j.manager.support.SharedInformers;
@@ -81,6 +83,8 @@ public final class Manager implements LeaderControllers {
     }
     register(new ElasticQuotaReconciler(snapshots), "elasticquotas", ElasticQuota.class);
     register(new QueueReconciler(snapshots), "queues", Queue.class);
+    BatchResourceReconciler.forCluster(client, System.getenv(), clock)
+        .ifPresent(batch -> register(batch, BatchResourceReconciler.NAME, Node.class));
   }
 
   /** Rebuilds the admission state from the cluster, then starts reconciling. */
