@@ -1,0 +1,62 @@
+package io.koord4j.yarn;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * How the copilot runs, from the environment.
+ *
+ * @param namespace where its leader Lease lives ({@code KOORD4J_NAMESPACE}, default {@code
+ *     koord4j-system})
+ * @param leaseName the leader-election Lease ({@code KOORD4J_LEASE_NAME}, default {@code
+ *     koord4j-yarn-copilot})
+ * @param leaseDuration how long a leader's Lease holds without renewal ({@code
+ *     KOORD4J_LEASE_DURATION_SECONDS}, default 15)
+ * @param httpPort Prometheus {@code /metrics} and the {@code /-/healthy} probe ({@code
+ *     KOORD4J_HTTP_PORT}, default 8080)
+ * @param hadoopConfDir the YARN clusters' configuration ({@code HADOOP_CONF_DIR}, default {@code
+ *     /etc/hadoop/conf}; see {@link ClusterConfigs})
+ * @param period how often each cluster is synced ({@code KOORD4J_YARN_SYNC_PERIOD_MS}, default 1000)
+ */
+public record CopilotSettings(
+    String namespace,
+    String leaseName,
+    Duration leaseDuration,
+    int httpPort,
+    Path hadoopConfDir,
+    Duration period) {
+
+  public static CopilotSettings from(Map<String, String> env) {
+    return new CopilotSettings(
+        env.getOrDefault("KOORD4J_NAMESPACE", "koord4j-system"),
+        env.getOrDefault("KOORD4J_LEASE_NAME", "koord4j-yarn-copilot"),
+        Duration.ofSeconds(positive(env, "KOORD4J_LEASE_DURATION_SECONDS", "15")),
+        Math.toIntExact(positive(env, "KOORD4J_HTTP_PORT", "8080")),
+        Path.of(env.getOrDefault("HADOOP_CONF_DIR", "/etc/hadoop/conf")),
+        Duration.ofMillis(positive(env, "KOORD4J_YARN_SYNC_PERIOD_MS", "1000")));
+  }
+
+  private static long positive(Map<String, String> env, String name, String fallback) {
+    String value = env.getOrDefault(name, fallback);
+    try {
+      long parsed = Long.parseLong(value.trim());
+      if (parsed > 0) {
+        return parsed;
+      }
+    } catch (NumberFormatException e) {
+      // Reported below.
+    }
+    throw new IllegalArgumentException(name + " must be a positive whole number, got '" + value + "'");
+  }
+
+  /** How long the leader keeps trying to renew before it gives up: two thirds of the lease. */
+  public Duration renewDeadline() {
+    return leaseDuration.multipliedBy(2).dividedBy(3);
+  }
+
+  /** How often replicas try to acquire or renew: the Kubernetes default ratio of 2 s to 15 s. */
+  public Duration retryPeriod() {
+    return leaseDuration.multipliedBy(2).dividedBy(15);
+  }
+}
