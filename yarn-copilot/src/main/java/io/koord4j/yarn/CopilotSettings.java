@@ -49,14 +49,4 @@ public record CopilotSettings(
     }
     throw new IllegalArgumentException(name + " must be a positive whole number, got '" + value + "'");
   }
-
-  /** How long the leader keeps trying to renew before it gives up: two thirds of the lease. */
-  public Duration renewDeadline() {
-    return leaseDuration.multipliedBy(2).dividedBy(3);
-  }
-
-  /** How often replicas try to acquire or renew: the Kubernetes default ratio of 2 s to 15 s. */
-  public Duration retryPeriod() {
-    return leaseDuration.multipliedBy(2).dividedBy(15);
-  }
 }
