@@ -32,21 +32,31 @@ public record CopilotSettings(
         env.getOrDefault("KOORD4J_NAMESPACE", "koord4j-system"),
         env.getOrDefault("KOORD4J_LEASE_NAME", "koord4j-yarn-copilot"),
         Duration.ofSeconds(positive(env, "KOORD4J_LEASE_DURATION_SECONDS", "15")),
-        Math.toIntExact(positive(env, "KOORD4J_HTTP_PORT", "8080")),
+        Math.toIntExact(port(env)),
         Path.of(env.getOrDefault("HADOOP_CONF_DIR", "/etc/hadoop/conf")),
         Duration.ofMillis(positive(env, "KOORD4J_YARN_SYNC_PERIOD_MS", "1000")));
   }
 
   private static long positive(Map<String, String> env, String name, String fallback) {
+    return number(env, name, fallback, 1, Long.MAX_VALUE, "a positive whole number");
+  }
+
+  /** 0 picks a free port. */
+  private static long port(Map<String, String> env) {
+    return number(env, "KOORD4J_HTTP_PORT", "8080", 0, 65_535, "a port from 0 to 65535");
+  }
+
+  private static long number(
+      Map<String, String> env, String name, String fallback, long min, long max, String rule) {
     String value = env.getOrDefault(name, fallback);
     try {
       long parsed = Long.parseLong(value.trim());
-      if (parsed > 0) {
+      if (parsed >= min && parsed <= max) {
         return parsed;
       }
     } catch (NumberFormatException e) {
       // Reported below.
     }
-    throw new IllegalArgumentException(name + " must be a positive whole number, got '" + value + "'");
+    throw new IllegalArgumentException(name + " must be " + rule + ", got '" + value + "'");
   }
 }
