@@ -173,8 +173,19 @@ start() {
   local name=$1; shift
   if is_running "$name"; then return 0; fi
   mkdir -p "$LOGS" "$PIDS"
-  setsid nohup "$@" </dev/null >"$LOGS/$name.log" 2>&1 &
+  (close_inherited_fds; exec setsid nohup "$@") </dev/null >"$LOGS/$name.log" 2>&1 &
   echo $! >"$PIDS/$name.pid"
+}
+
+# A long-lived process must not keep the caller's open files: a lock the caller holds (flock), or
+# the pipe of a build that waits for its output to end.
+close_inherited_fds() {
+  local fd
+  for fd in /proc/$BASHPID/fd/*; do
+    fd=${fd##*/}
+    ((fd > 2)) && eval "exec $fd>&-" 2>/dev/null
+  done
+  return 0
 }
 
 # Waits for a health URL; on failure names the component and shows the tail of its log.

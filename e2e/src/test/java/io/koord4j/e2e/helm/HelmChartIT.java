@@ -3,9 +3,13 @@ package io.koord4j.e2e.helm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.testing.LocalCluster;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -80,12 +84,15 @@ class HelmChartIT {
             args(List.of("template", "koord4j", ClusterTools.chart(), "-n", NAMESPACE, "--include-crds"), values));
     assertThat(template.succeeded()).as(template.describe()).isTrue();
 
+    createServiceAccounts(template.stdout());
+
     ClusterTools.Result apply =
-        ClusterTools.kubectl(template.stdout(), "apply", "--dry-run=server", "-n", NAMESPACE, "-f", "-");
+        ClusterTools.kubectl(
+            template.stdout(), "apply", "--server-side", "--force-conflicts", "--dry-run=server", "-f", "-");
 
     assertThat(apply.succeeded()).as(apply.describe()).isTrue();
     assertThat(apply.stdout())
-        .contains("deployment.apps/koord4j-manager")
+        .contains("deployment.apps/koord4j-manager serverside-applied (server dry run)")
         .contains("clusterrole.rbac.authorization.k8s.io/koord4j-manager")
         .contains("serviceaccount/koord4j-manager")
         .contains("customresourcedefinition.apiextensions.k8s.io/queueunits.scheduling.x-k8s.io");
@@ -120,6 +127,16 @@ class HelmChartIT {
 
     assertThat(install.succeeded()).as(install.describe()).isFalse();
     assertThat(install.stderr()).contains("/image/pullPolicy");
+  }
+
+  /**
+   * Creates the rendered ServiceAccounts for real: a dry run creates nothing, and the API server
+   * admits a pod only when its ServiceAccount exists.
+   */
+  private static void createServiceAccounts(String rendered) {
+    client.load(new ByteArrayInputStream(rendered.getBytes(StandardCharsets.UTF_8))).items().stream()
+        .filter(ServiceAccount.class::isInstance)
+        .forEach(account -> client.resource(account).createOr(NonDeletingOperation::update));
   }
 
   private static String[] args(List<String> command, List<String> values) {
