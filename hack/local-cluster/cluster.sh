@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # A real Kubernetes control plane on 127.0.0.1, built from upstream Go modules:
-# etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok (fake nodes), and Kueue on demand.
-# Usage: cluster.sh build|up|down|status|logs <component>|nodes [flags]|kueue up|down|crds|jobs up|down|kubeconfig|kubectl <args>
+# etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok (fake nodes), Kueue on demand, and one
+# real node (kubelet, containerd, runc) on demand.
+# Usage: cluster.sh build|up [--with-node]|down|status|logs <component>|nodes [flags]|node up|down|status|
+#        images load [--tag T]|kueue up|down|crds|jobs up|down|kubeconfig|kubectl <args>
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -18,6 +20,9 @@ MPI_OPERATOR_VERSION=0.8.0
 SPARK_OPERATOR_VERSION=2.5.0
 ARGO_WORKFLOWS_VERSION=3.5.13
 KUBERAY_VERSION=1.4.0
+# The real node's runtime and pod network.
+CONTAINERD_VERSION=2.4.2
+CNI_PLUGINS_VERSION=1.10.0
 CACHE=${KOORD4J_CACHE:-$HOME/.cache/koord4j/cluster}
 BIN=$CACHE/bin
 # One cluster per machine: its state lives outside any checkout, so every clone reuses it.
@@ -47,6 +52,7 @@ TRAINING_OPERATOR_WEBHOOK_PORT=19445
 TRAINING_OPERATOR_CERTS=/tmp/k8s-webhook-server/serving-certs
 KUEUE_METRICS_CERTS=/etc/kueue/metrics/certs
 APISERVER=https://127.0.0.1:$APISERVER_PORT
+REPO=$(cd "$HERE/../.." && pwd)
 
 export CGO_ENABLED=0 GOFLAGS="-trimpath -buildvcs=false"
 
@@ -140,10 +146,11 @@ make_pki() {
   fi
 }
 
-write_kubeconfig() {
+# A kubeconfig for the local API server with the client certificate <name>.crt: kubeconfig_for <name>
+kubeconfig_for() {
   local ca cert key
-  ca=$(base64 -w0 <"$PKI/ca.crt"); cert=$(base64 -w0 <"$PKI/admin.crt"); key=$(base64 -w0 <"$PKI/admin.key")
-  cat >"$KUBECONFIG_FILE" <<EOF
+  ca=$(base64 -w0 <"$PKI/ca.crt"); cert=$(base64 -w0 <"$PKI/$1.crt"); key=$(base64 -w0 <"$PKI/$1.key")
+  cat <<EOF
 apiVersion: v1
 kind: Config
 clusters:
@@ -152,16 +159,18 @@ clusters:
     server: $APISERVER
     certificate-authority-data: $ca
 users:
-- name: admin
+- name: $1
   user:
     client-certificate-data: $cert
     client-key-data: $key
 contexts:
 - name: local
-  context: {cluster: local, user: admin, namespace: default}
+  context: {cluster: local, user: $1, namespace: default}
 current-context: local
 EOF
 }
+
+write_kubeconfig() { kubeconfig_for admin >"$KUBECONFIG_FILE"; }
 
 # ---------------------------------------------------------------- processes
 
@@ -348,6 +357,7 @@ stop() {
 
 stop_all() {
   local c
+  node_down_quietly
   for c in training-operator ray-operator kueue kwok kube-scheduler kube-controller-manager kube-apiserver etcd; do stop "$c"; done
 }
 
@@ -359,7 +369,7 @@ cmd_down() {
 
 cmd_status() {
   local c state
-  for c in etcd kube-apiserver kube-controller-manager kube-scheduler kwok kueue ray-operator training-operator; do
+  for c in etcd kube-apiserver kube-controller-manager kube-scheduler kwok kueue ray-operator training-operator containerd kubelet; do
     if is_running "$c"; then state="running (pid $(pid_of "$c"), rss $(ps -o rss= -p "$(pid_of "$c")" | awk '{printf "%d MiB", $1/1024}'))"
     else state="stopped"; fi
     printf '%-24s %s\n' "$c" "$state"
@@ -372,6 +382,9 @@ cmd_logs() {
   [[ -n $name && -f $LOGS/$name.log ]] || die "usage: cluster.sh logs <component>; logs are in $LOGS: $(ls "$LOGS" 2>/dev/null | tr '\n' ' ')"
   cat "$LOGS/$name.log"
 }
+
+source "$HERE/node.sh"
+source "$HERE/images.sh"
 
 # ---------------------------------------------------------------- nodes
 
@@ -627,14 +640,16 @@ cmd_jobs() {
 
 case ${1:-} in
   build) cmd_build ;;
-  up) cmd_up ;;
+  up) cmd_up; if [[ ${2:-} == --with-node || ${KOORD4J_REAL_NODE:-} == 1 ]]; then node_up; fi ;;
   down) cmd_down ;;
   status) cmd_status ;;
   logs) shift; cmd_logs "$@" ;;
   nodes) shift; cmd_nodes "$@" ;;
   kueue) shift; cmd_kueue "$@" ;;
   jobs) shift; cmd_jobs "$@" ;;
+  node) shift; cmd_node "$@" ;;
+  images) shift; cmd_images "$@" ;;
   kubeconfig) echo "$LOCAL_KUBECONFIG" ;;
   kubectl) shift; kubectl "$@" ;;
-  *) die "usage: cluster.sh build|up|down|status|logs <component>|nodes [--count N --cpu C --memory M --gpus G --gpu-model X]|kueue up|down|crds|jobs up|down|kubeconfig|kubectl <args>" ;;
+  *) die "usage: cluster.sh build|up [--with-node]|down|status|logs <component>|nodes [--count N --cpu C --memory M --gpus G --gpu-model X]|node build|up|down|status|images load [--tag T]|kueue up|down|crds|jobs up|down|kubeconfig|kubectl <args>" ;;
 esac
