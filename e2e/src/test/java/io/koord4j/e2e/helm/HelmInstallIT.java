@@ -190,7 +190,7 @@ class HelmInstallIT {
         .contains(new Access("update", "batch", "jobs"), new Access("update", "kubeflow.org", "pytorchjobs"));
     assertThat(used.get("koord4j-scheduler"))
         .as("the installed koord-scheduler bound the Job's pods")
-        .contains(new Access("create", "", "pods/binding"));
+        .contains(new Access("create", "", "bindings"));
   }
 
   @Test
