@@ -88,7 +88,15 @@ class HelmInstallIT {
               // AdmissionChecks with koord4j's controllerName: the samples create none.
               new Access("patch", "kueue.x-k8s.io", "admissionchecks/status"),
               // Certificate rotation, after months.
-              new Access("update", "", "secrets")),
+              new Access("update", "", "secrets"),
+              // Events on jobs that wait or are invalid; the scenario's jobs are admitted at once.
+              new Access("create", "", "events"),
+              // The webhook reads a PodGroup its cache does not hold yet.
+              new Access("get", "scheduling.sigs.k8s.io", "podgroups"),
+              // A unit is re-read when an admission write failed, and updated when its job's queue,
+              // priority or demand changes after queueing.
+              new Access("get", "scheduling.x-k8s.io", "queueunits"),
+              new Access("update", "scheduling.x-k8s.io", "queueunits")),
           "koord4j-scheduler",
           Set.of(
               // Pods asking for GPUs (annotated with their devices) and unschedulable pods (a
