@@ -19,8 +19,9 @@ import java.util.stream.Collectors;
 final class GpuNodes {
   private GpuNodes() {}
 
-  /** One node: its GPUs, what is taken, and which pod holds which minor. */
-  record GpuNode(NodeGpuInventory inventory, NodeGpuUsage usage, Map<Integer, String> holders) {}
+  /** One node: its labels, its GPUs, what is taken, and which pod holds which minor. */
+  record GpuNode(
+      Map<String, String> labels, NodeGpuInventory inventory, NodeGpuUsage usage, Map<Integer, String> holders) {}
 
   static List<GpuNode> of(List<Node> nodes, List<Device> devices, List<Pod> boundPods) {
     Map<String, Device> deviceByNode = devices.stream()
@@ -29,13 +30,13 @@ final class GpuNodes {
         .collect(Collectors.groupingBy(pod -> pod.getSpec().getNodeName()));
     return nodes.stream()
         .sorted(Comparator.comparing(n -> n.getMetadata().getName()))
-        .map(node -> NodeGpus.inventory(node, deviceByNode.get(node.getMetadata().getName())))
-        .filter(inventory -> !inventory.devices().isEmpty())
-        .map(inventory -> held(inventory, podsByNode.getOrDefault(inventory.nodeName(), List.of())))
+        .map(node -> held(node, NodeGpus.inventory(node, deviceByNode.get(node.getMetadata().getName())),
+            podsByNode.getOrDefault(node.getMetadata().getName(), List.of())))
+        .filter(node -> !node.inventory().devices().isEmpty())
         .toList();
   }
 
-  private static GpuNode held(NodeGpuInventory inventory, List<Pod> pods) {
+  private static GpuNode held(Node node, NodeGpuInventory inventory, List<Pod> pods) {
     NodeGpuUsage usage = NodeGpuUsage.NONE;
     Map<Integer, String> holders = new HashMap<>();
     for (Pod pod : pods) {
@@ -45,6 +46,7 @@ final class GpuNodes {
         allocation.minors().forEach(minor -> holders.merge(minor, PodGpus.keyOf(pod), (a, b) -> a + "," + b));
       }
     }
-    return new GpuNode(inventory, usage, holders);
+    Map<String, String> labels = node.getMetadata().getLabels();
+    return new GpuNode(labels == null ? Map.of() : labels, inventory, usage, holders);
   }
 }

@@ -238,14 +238,21 @@ final class Why {
 
   // ---- gang GPU shape
 
-  /** For each pod set asking whole GPUs: how many of its pods the nodes' free GPUs hold now. */
-  private static List<String> gangShapes(QueueUnit unit, List<GpuNodes.GpuNode> nodes) {
+  /**
+   * For each pod set asking GPUs: how many of its pods the free GPUs of the nodes its node
+   * selector admits hold now, placed by the scheduler's GPU allocator.
+   */
+  private static List<String> gangShapes(QueueUnit unit, List<GpuNodes.GpuNode> allNodes) {
     List<String> lines = new ArrayList<>();
     for (PodSet podSet : unit.getSpec().getPodSet() == null ? List.<PodSet>of() : unit.getSpec().getPodSet()) {
       Optional<GpuRequest> gpus = gpuRequest(podSet);
       if (gpus.isEmpty()) {
         continue;
       }
+      Map<String, String> selector = podSet.getTemplate().getSpec().getNodeSelector();
+      List<GpuNodes.GpuNode> nodes = allNodes.stream()
+          .filter(node -> selector == null || node.labels().entrySet().containsAll(selector.entrySet()))
+          .toList();
       int pods = podSet.getCount() == null ? 1 : podSet.getCount();
       int count = gpus.get().count();
       int room = 0;
