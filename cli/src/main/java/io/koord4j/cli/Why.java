@@ -91,7 +91,7 @@ final class Why {
 
   static String text(Answer answer) {
     StringBuilder out = new StringBuilder(answer.job());
-    out.append(answer.waiting() ? " is waiting" : " is not waiting");
+    out.append(answer.phase() == null ? " is not queued" : answer.waiting() ? " is waiting" : " is not waiting");
     if (answer.queue() != null) {
       out.append(" (queue ").append(answer.queue());
       if (answer.phase() != null) {
