@@ -13,7 +13,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.ScopeType;
 
 /** {@code kubectl koord4j}: what the queue holds and why a job waits. */
@@ -65,12 +64,16 @@ public final class Koord4jCommand {
     return line.execute(args);
   }
 
-  /** Reads what a command needs, renders its rows in the chosen format, and prints them. */
-  <T> Integer print(CommandLine.Model.CommandSpec spec, Function<ClusterReader, T> rows, Function<T, String> table) {
-    OutputFormat format = output;
-    try (ClusterReader reader = cluster.get()) {
+  /**
+   * Reads what a command needs, renders its rows in the format of the shared {@code -o} option,
+   * and prints them.
+   */
+  static <T> Integer print(
+      CommandLine.Model.CommandSpec spec, Function<ClusterReader, T> rows, Function<T, String> table) {
+    Koord4jCommand root = (Koord4jCommand) spec.root().userObject();
+    try (ClusterReader reader = root.cluster.get()) {
       T data = rows.apply(reader);
-      spec.commandLine().getOut().print(format.render(data, () -> table.apply(data)));
+      spec.commandLine().getOut().print(root.output.render(data, () -> table.apply(data)));
       spec.commandLine().getOut().flush();
       return 0;
     }
@@ -78,23 +81,19 @@ public final class Koord4jCommand {
 
   @Command(name = "queues", description = "Every Queue with policy, pending/admitted/running counts and oldest pending job.")
   static final class Queues implements Callable<Integer> {
-    @ParentCommand Koord4jCommand root;
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
-      return root.print(spec, reader -> QueueSummaries.of(reader.queues(), reader.units(null), Instant.now()),
+      return print(spec, reader -> QueueSummaries.of(reader.queues(), reader.units(null), Instant.now()),
           QueueSummaries::table);
     }
   }
 
   @Command(name = "quota", description = "Elastic quota.", subcommands = Quota.Tree.class)
   static final class Quota {
-    @ParentCommand Koord4jCommand root;
-
     @Command(name = "tree", description = "The ElasticQuota tree: min, max, runtime, used, borrowed and lent, with usage bars.")
     static final class Tree implements Callable<Integer> {
-      @ParentCommand Quota quota;
       @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
       @Option(names = {"-w", "--watch"}, description = "Print the tree again every --interval seconds.")
@@ -106,7 +105,7 @@ public final class Koord4jCommand {
       @Override
       public Integer call() throws InterruptedException {
         do {
-          quota.root.print(spec, reader -> QuotaTreeView.of(reader.quotas()), QuotaTreeView::table);
+          print(spec, reader -> QuotaTreeView.of(reader.quotas()), QuotaTreeView::table);
           if (watch) {
             Thread.sleep(interval * 1000L);
             spec.commandLine().getOut().println();
@@ -119,7 +118,6 @@ public final class Koord4jCommand {
 
   @Command(name = "jobs", description = "Queued jobs with position in their queue, phase, age and reason.")
   static final class Jobs implements Callable<Integer> {
-    @ParentCommand Koord4jCommand root;
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Option(names = {"-n", "--namespace"}, description = "Only this namespace (default: all).")
@@ -130,13 +128,12 @@ public final class Koord4jCommand {
 
     @Override
     public Integer call() {
-      return root.print(spec, reader -> JobRows.of(reader.units(namespace), queue, Instant.now()), JobRows::table);
+      return print(spec, reader -> JobRows.of(reader.units(namespace), queue, Instant.now()), JobRows::table);
     }
   }
 
   @Command(name = "why", description = "Why a job is pending: the exact constraint that holds it back.")
   static final class WhyCommand implements Callable<Integer> {
-    @ParentCommand Koord4jCommand root;
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Parameters(paramLabel = "KIND/NAME", description = "e.g. job/train, pytorchjob/bert")
@@ -152,7 +149,7 @@ public final class Koord4jCommand {
         throw new CommandLine.ParameterException(spec.commandLine(),
             "KIND/NAME must look like job/train, not \"" + target + "\"");
       }
-      return root.print(spec, reader -> Why.explain(facts(reader, kindAndName[0], kindAndName[1])), Why::text);
+      return print(spec, reader -> Why.explain(facts(reader, kindAndName[0], kindAndName[1])), Why::text);
     }
 
     private Why.Facts facts(ClusterReader reader, String kind, String name) {
@@ -172,16 +169,13 @@ public final class Koord4jCommand {
 
   @Command(name = "top", description = "Device usage.", subcommands = Top.Gpus.class)
   static final class Top {
-    @ParentCommand Koord4jCommand root;
-
     @Command(name = "gpus", description = "Per node the GPUs, the pod holding each (device-allocated) and the free NVLink partitions.")
     static final class Gpus implements Callable<Integer> {
-      @ParentCommand Top top;
       @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
       @Override
       public Integer call() {
-        return top.root.print(spec,
+        return print(spec,
             reader -> GpuMap.of(GpuNodes.of(reader.nodes(), reader.devices(), reader.boundPods())), GpuMap::table);
       }
     }
