@@ -1,5 +1,6 @@
 package io.koord4j.manager.admission;
 
+import io.koord4j.quota.kube.QuotaResolver;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;

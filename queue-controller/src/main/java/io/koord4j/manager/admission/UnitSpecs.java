@@ -1,5 +1,6 @@
 package io.koord4j.manager.admission;
 
+import io.koord4j.quota.kube.QuotaResolver;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitSpec;
 import io.koord4j.quantity.ResourceQuantities;

@@ -117,6 +117,23 @@ class UnitStatusesTest {
   }
 
   @Test
+  void anEnqueuedUnitCarriesItsPositionWhichIsWrittenOnlyWhenItMovesAndDroppedOnAdmission() {
+    QueueUnit unit = unit();
+    WaitReason full = new WaitReason.BlockedBehind("ns/big");
+    UnitStatus core = new UnitStatus(spec(), UnitPhase.PENDING, 0, null, null, false, false);
+    unit.setStatus(UnitStatuses.waiting(unit, new WaitingUnit("ns/job", "q", UnitPhase.PENDING, 3, full), core, T0));
+
+    QueueUnitStatus same = UnitStatuses.waiting(unit, new WaitingUnit("ns/job", "q", UnitPhase.PENDING, 3, full), core, T1);
+    QueueUnitStatus moved = UnitStatuses.waiting(unit, new WaitingUnit("ns/job", "q", UnitPhase.PENDING, 2, full), core, T1);
+
+    assertThat(unit.getStatus().getPositionInQueue()).isEqualTo(3);
+    assertThat(Json.same(unit.getStatus(), same)).as("same place, same reason: nothing to write").isTrue();
+    assertThat(moved.getPositionInQueue()).isEqualTo(2);
+    assertThat(Json.same(unit.getStatus(), moved)).isFalse();
+    assertThat(UnitStatuses.admitted(unit, "nlp", T1).getPositionInQueue()).isNull();
+  }
+
+  @Test
   void aConditionKeepsItsTransitionTimeUntilItsStatusFlips() {
     List<Condition> first = UnitStatuses.set(null, "Admitted", false, "Pending", "a", T0);
     List<Condition> same = UnitStatuses.set(first, "Admitted", false, "Pending", "b", T1);

@@ -1,9 +1,8 @@
-package io.koord4j.manager.admission;
+package io.koord4j.quota.kube;
 
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.quota.ElasticQuota;
-import io.koord4j.quota.kube.ElasticQuotaSpecs;
 import java.util.Map;
 
 /**
