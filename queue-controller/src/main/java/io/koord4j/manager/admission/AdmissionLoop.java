@@ -73,6 +73,7 @@ public final class AdmissionLoop implements AutoCloseable {
 
   private final Map<String, QueueUnit> units = new HashMap<>();
   private final Map<String, ElasticQuota> quotas = new HashMap<>();
+  /** By {@link QueueKeys key}: namespace/name. */
   private final Map<String, Queue> queues = new HashMap<>();
   private final Map<String, ResourceVector> nodes = new HashMap<>();
   /** Per unit, the resourceVersion of our last write: older events are stale and ignored. */
@@ -214,15 +215,28 @@ public final class AdmissionLoop implements AutoCloseable {
   }
 
   private void onQueue(Queue queue) {
-    queues.put(queue.getMetadata().getName(), queue);
+    boolean added = queues.put(QueueKeys.of(queue), queue) == null;
     core.upsertQueue(QueueConfigs.from(queue));
+    if (added) {
+      refeedUnitsNaming(queue);
+    }
     passSoon();
   }
 
   private void onQueueGone(Queue queue) {
-    queues.remove(queue.getMetadata().getName());
-    core.removeQueue(queue.getMetadata().getName());
+    queues.remove(QueueKeys.of(queue));
+    core.removeQueue(QueueKeys.of(queue));
+    refeedUnitsNaming(queue);
     passSoon();
+  }
+
+  /** Units naming the queue's name may now resolve to another namespace's Queue of that name. */
+  private void refeedUnitsNaming(Queue queue) {
+    String name = queue.getMetadata().getName();
+    units.values().stream()
+        .filter(unit -> name.equals(unit.getSpec().getQueue()) || unit.getSpec().getQueue() == null)
+        .toList()
+        .forEach(this::feed);
   }
 
   private void onNode(Node node) {
@@ -249,7 +263,7 @@ public final class AdmissionLoop implements AutoCloseable {
    */
   private void feed(QueueUnit unit) {
     String id = UnitSpecs.id(unit);
-    core.upsertUnit(UnitSpecs.from(unit, QuotaResolver.resolve(unit, quotas)));
+    core.upsertUnit(UnitSpecs.from(unit, QuotaResolver.resolve(unit, quotas), queues));
     QueueUnitStatus status = unit.getStatus();
     if (UnitStatuses.isFinished(status)) {
       core.markFinished(id);
@@ -315,7 +329,7 @@ public final class AdmissionLoop implements AutoCloseable {
         : UnitStatuses.reserved(unit, spec.quota(), checks, now);
     if (store(unit, admitted, now)) {
       announced.remove(id);
-      observer.admitted(unit.getSpec().getQueue(), Duration.between(created(unit), now));
+      observer.admitted(spec.queue(), Duration.between(created(unit), now));
     }
   }
 
@@ -405,13 +419,12 @@ public final class AdmissionLoop implements AutoCloseable {
         .forEach(status -> admitted.merge(status.spec().queue(), 1L, Long::sum));
     Map<String, AdmissionSnapshot.QueueFigures> queueFigures = new HashMap<>();
     queues.forEach(
-        (name, queue) ->
+        (key, queue) ->
             queueFigures.put(
-                name,
+                key,
                 new AdmissionSnapshot.QueueFigures(
-                    queue.getMetadata().getNamespace(),
-                    QueueItems.of(name, pass.waiting().values(), units),
-                    admitted.getOrDefault(name, 0L))));
+                    QueueItems.of(key, pass.waiting().values(), units),
+                    admitted.getOrDefault(key, 0L))));
     return new AdmissionSnapshot(quotaFigures, queueFigures);
   }
 
