@@ -51,7 +51,8 @@ class AdmissionServerFuzzTest {
     ca = CertificateAuthority.create("fuzz-ca", Duration.ofHours(1));
     keys = new ReloadableKeyManager(ca.issueServing(List.of("127.0.0.1"), Duration.ofHours(1)));
     JobMutator mutator = new JobMutator(JobAdapters.builtIn(), FixedQueues.in("team-a", "gpu"), true);
-    server = AdmissionServer.start("127.0.0.1", 0, keys, Map.of(PATH, mutator.handler(false)), registry);
+    server = AdmissionServer.start(
+        "127.0.0.1", 0, keys, Map.of(PATH, AdmissionRoute.failingClosed(mutator.handler(false))), registry);
     KeyStore trust = KeyStore.getInstance("PKCS12");
     trust.load(null, null);
     trust.setCertificateEntry("ca", ca.certificate());
