@@ -31,6 +31,8 @@ import java.util.stream.Collectors;
  */
 public final class Extender {
 
+  private static final String NOT_CACHED = "is not in koord-scheduler's cache yet";
+
   private final Framework framework;
   private final SchedulerCache cache;
 
@@ -82,8 +84,9 @@ public final class Extender {
   }
 
   /**
-   * Reserves the pod on the node, waits at Permit, then PreBind and Bind; on failure gives back
-   * what was reserved, and kube-scheduler retries the pod.
+   * Checks the node with the pod's filters again (the caller may name any node), reserves the pod
+   * on it, waits at Permit, then PreBind and Bind; on failure gives back what was reserved, and
+   * kube-scheduler retries the pod.
    */
   public ExtenderBindingResult bind(ExtenderBindingArgs args) {
     Optional<Pod> known = cache.pod(args.podUid());
@@ -96,6 +99,7 @@ public final class Extender {
     String node = args.node();
     CycleState state = new CycleState();
     Status status = framework.preFilter(state, pod);
+    status = status.isSuccess() ? filter(state, pod, node) : status;
     if (status.isSuccess()) {
       cache.assume(pod, node);
       status = framework.reserve(state, pod, node);
@@ -112,6 +116,13 @@ public final class Extender {
     }
     return new ExtenderBindingResult(
         status.isSuccess() ? null : status.plugin() + ": " + status.message());
+  }
+
+  private Status filter(CycleState state, Pod pod, String node) {
+    return cache
+        .node(node)
+        .map(info -> framework.filterAll(state, pod, List.of(info)).get(node))
+        .orElseGet(() -> Status.unresolvable("node " + node + " " + NOT_CACHED).by("Extender"));
   }
 
   /** The named nodes the cache knows, in kube-scheduler's order, and why the others fail. */
@@ -133,7 +144,7 @@ public final class Extender {
       if (node != null) {
         known.add(node);
       } else {
-        unknown.put(name, "node is not in koord-scheduler's cache yet");
+        unknown.put(name, "node " + NOT_CACHED);
       }
     }
     return new Candidates(known, unknown);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsServer;
 import io.koord4j.scheduler.extender.ExtenderTypes.ExtenderArgs;
 import io.koord4j.scheduler.extender.ExtenderTypes.ExtenderBindingArgs;
 import java.io.IOException;
@@ -20,8 +21,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The extender over plain HTTP: POST {@code /filter}, {@code /prioritize} and {@code /bind}, so a
- * KubeSchedulerConfiguration names it with {@code urlPrefix: http://<host>:<port>} and those verbs.
+ * The extender over HTTP, or HTTPS with client certificates (see {@link ExtenderSettings}): POST
+ * {@code /filter}, {@code /prioritize} and {@code /bind}, so a KubeSchedulerConfiguration names it
+ * with {@code urlPrefix: http://127.0.0.1:<port>} (or {@code https://<host>:<port>} and a {@code
+ * tlsConfig}) and those verbs.
  */
 public final class ExtenderServer implements AutoCloseable {
 
@@ -37,8 +40,15 @@ public final class ExtenderServer implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService threads;
 
-  public ExtenderServer(int port, Extender extender) throws IOException {
-    server = HttpServer.create(new InetSocketAddress(port), 0);
+  public ExtenderServer(ExtenderSettings settings, Extender extender) throws IOException {
+    InetSocketAddress address = new InetSocketAddress(settings.address(), settings.port());
+    if (settings.tls()) {
+      HttpsServer https = HttpsServer.create(address, 0);
+      https.setHttpsConfigurator(ExtenderTls.requiringClientCertificates(settings));
+      server = https;
+    } else {
+      server = HttpServer.create(address, 0);
+    }
     threads = Executors.newFixedThreadPool(THREADS);
     server.setExecutor(threads);
     server.createContext("/filter", exchange -> serve(exchange, ExtenderArgs.class, extender::filter));
@@ -46,6 +56,10 @@ public final class ExtenderServer implements AutoCloseable {
         "/prioritize", exchange -> serve(exchange, ExtenderArgs.class, extender::prioritize));
     server.createContext("/bind", exchange -> serve(exchange, ExtenderBindingArgs.class, extender::bind));
     server.start();
+  }
+
+  public InetSocketAddress address() {
+    return server.getAddress();
   }
 
   public int port() {
