@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -86,34 +88,45 @@ public final class Extender {
   /**
    * Checks the node with the pod's filters again (the caller may name any node), reserves the pod
    * on it, waits at Permit, then PreBind and Bind; on failure gives back what was reserved, and
-   * kube-scheduler retries the pod.
+   * kube-scheduler retries the pod. Waiting at Permit holds no thread: what follows runs on
+   * {@code after} once the gang is allowed or rejected.
    */
-  public ExtenderBindingResult bind(ExtenderBindingArgs args) {
+  public CompletableFuture<ExtenderBindingResult> bind(ExtenderBindingArgs args, Executor after) {
     Optional<Pod> known = cache.pod(args.podUid());
     if (known.isEmpty()) {
-      return new ExtenderBindingResult(
+      return CompletableFuture.completedFuture(new ExtenderBindingResult(
           "pod " + args.podNamespace() + "/" + args.podName() + " (uid " + args.podUid()
-              + ") is not in koord-scheduler's cache yet");
+              + ") is not in koord-scheduler's cache yet"));
     }
     Pod pod = known.get();
     String node = args.node();
     CycleState state = new CycleState();
     Status status = framework.preFilter(state, pod);
     status = status.isSuccess() ? filter(state, pod, node) : status;
-    if (status.isSuccess()) {
-      cache.assume(pod, node);
-      status = framework.reserve(state, pod, node);
-      if (status.isSuccess()) {
-        status = framework.permit(state, pod, node).join();
-        status = status.isSuccess() ? framework.bind(state, pod, node) : status;
-        if (!status.isSuccess()) {
-          framework.unreserve(state, pod, node);
-        }
-      }
-      if (!status.isSuccess()) {
-        cache.forget(args.podUid());
-      }
+    if (!status.isSuccess()) {
+      return CompletableFuture.completedFuture(result(status));
     }
+    cache.assume(pod, node);
+    status = framework.reserve(state, pod, node);
+    if (!status.isSuccess()) {
+      cache.forget(args.podUid());
+      return CompletableFuture.completedFuture(result(status));
+    }
+    return framework
+        .permit(state, pod, node)
+        .thenApplyAsync(
+            permit -> {
+              Status bound = permit.isSuccess() ? framework.bind(state, pod, node) : permit;
+              if (!bound.isSuccess()) {
+                framework.unreserve(state, pod, node);
+                cache.forget(args.podUid());
+              }
+              return result(bound);
+            },
+            after);
+  }
+
+  private static ExtenderBindingResult result(Status status) {
     return new ExtenderBindingResult(
         status.isSuccess() ? null : status.plugin() + ": " + status.message());
   }
