@@ -76,7 +76,10 @@ public final class AdmissionLoop implements AutoCloseable {
   /** By {@link QueueKeys key}: namespace/name. */
   private final Map<String, Queue> queues = new HashMap<>();
   private final Map<String, ResourceVector> nodes = new HashMap<>();
-  /** Per unit, the resourceVersion of our last write: older events are stale and ignored. */
+  /**
+   * Per unit, the resourceVersion of our last write: older events are stale, and the event of the
+   * write itself tells nothing new; both are ignored.
+   */
   private final Map<String, Long> written = new HashMap<>();
   /** Per unit, the kind of wait last announced with an event. */
   private final Map<String, String> announced = new HashMap<>();
@@ -176,7 +179,8 @@ public final class AdmissionLoop implements AutoCloseable {
 
   private void onUnit(QueueUnit unit) {
     String id = UnitSpecs.id(unit);
-    if (resourceVersion(unit) < written.getOrDefault(id, 0L)) {
+    // Older than our last write, or its echo: the core knows it already.
+    if (resourceVersion(unit) <= written.getOrDefault(id, 0L)) {
       return;
     }
     units.put(id, unit);
@@ -194,8 +198,10 @@ public final class AdmissionLoop implements AutoCloseable {
   }
 
   private void onQuota(ElasticQuota quota) {
-    quotas.put(quota.getMetadata().getName(), quota);
-    quotasChanged();
+    ElasticQuota before = quotas.put(quota.getMetadata().getName(), quota);
+    if (before == null || !QuotaResolver.sameForAdmission(before, quota)) {
+      quotasChanged();
+    }
   }
 
   private void onQuotaGone(ElasticQuota quota) {
@@ -341,14 +347,21 @@ public final class AdmissionLoop implements AutoCloseable {
     }
   }
 
-  /** Says why a unit waits; an event only when the kind of wait changes. */
+  /**
+   * Says why a unit waits, when the kind of wait or the phase changes: amounts that move with
+   * every admission elsewhere are not worth a write per waiting unit. An event only when the kind
+   * of wait changes.
+   */
   private void explain(WaitingUnit waiting, Instant now) {
     String id = waiting.unitId();
     QueueUnit unit = units.get(id);
-    UnitStatus status = core.status(id).orElseThrow();
-    store(unit, UnitStatuses.waiting(unit, waiting, status, now), now);
+    QueueUnitStatus desired = UnitStatuses.waiting(unit, waiting, core.status(id).orElseThrow(), now);
     String kind = UnitStatuses.waitKind(waiting.reason());
-    if (!kind.equals(announced.put(id, kind))) {
+    boolean newKind = !kind.equals(announced.put(id, kind));
+    if (newKind || UnitStatuses.changesMoreThanItsWaitMessage(unit.getStatus(), desired)) {
+      store(unit, desired, now);
+    }
+    if (newKind) {
       recorder.event(unit, "Normal", UnitStatuses.REASON_PENDING, waiting.reason().message(), now);
     }
   }
@@ -390,6 +403,7 @@ public final class AdmissionLoop implements AutoCloseable {
       return;
     }
     written.remove(id);
+    announced.remove(id);
     if (fresh == null) {
       onUnitGone(units.get(id));
       return;

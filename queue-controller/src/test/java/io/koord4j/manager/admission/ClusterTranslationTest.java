@@ -70,6 +70,20 @@ class ClusterTranslationTest {
   }
 
   @Test
+  void theFiguresTheManagerPublishesOnAQuotaDoNotChangeItForAdmission() {
+    ElasticQuota before = quota("team", Map.of(WellKnown.QUOTA_NAMESPACES, "[\"a\"]"));
+    ElasticQuota published = quota("team", Map.of(WellKnown.QUOTA_NAMESPACES, "[\"a\"]",
+        WellKnown.QUOTA_RUNTIME, "{\"cpu\":\"4\"}", WellKnown.QUOTA_REQUEST, "{\"cpu\":\"6\"}"));
+    ElasticQuota rebound = quota("team", Map.of(WellKnown.QUOTA_NAMESPACES, "[\"b\"]"));
+    ElasticQuota shared = quota("team", Map.of(WellKnown.QUOTA_NAMESPACES, "[\"a\"]",
+        WellKnown.QUOTA_SHARED_WEIGHT, "{\"cpu\":\"2\"}"));
+
+    assertThat(QuotaResolver.sameForAdmission(before, published)).isTrue();
+    assertThat(QuotaResolver.sameForAdmission(before, rebound)).isFalse();
+    assertThat(QuotaResolver.sameForAdmission(before, shared)).isFalse();
+  }
+
+  @Test
   void aUnitsSpecCarriesItsQueuePriorityArrivalAndTotalRequest() {
     QueueUnit unit = unit("ns", "gpu", Map.of());
     unit.getMetadata().setCreationTimestamp("2026-01-02T03:04:05Z");
