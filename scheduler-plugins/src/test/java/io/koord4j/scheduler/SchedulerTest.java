@@ -16,7 +16,6 @@ import io.koord4j.scheduler.framework.WaitingPods;
 import io.koord4j.scheduler.plugins.DefaultBinder;
 import io.koord4j.scheduler.plugins.NodeResourcesFit;
 import io.koord4j.scheduler.plugins.TaintToleration;
-import io.koord4j.scheduler.plugins.coscheduling.Coscheduling;
 import io.koord4j.scheduler.plugins.coscheduling.GangResolver;
 import io.koord4j.scheduler.queue.QueuedPod;
 import io.koord4j.scheduler.queue.SchedulingQueue;
@@ -44,10 +43,7 @@ class SchedulerTest {
   private final Framework framework =
       new Framework(
           List.<Plugin>of(
-              new Coscheduling(
-                  new GangResolver(id -> null),
-                  Coscheduling.GangCounts.of(cache::groupMembers, cache::groupPlaced),
-                  waiting),
+              TestGangs.coscheduling(cache, waiting),
               new TaintToleration(),
               new NodeResourcesFit(),
               new DefaultBinder(

@@ -9,12 +9,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.koord4j.api.WellKnown;
 import io.koord4j.scheduler.Fixtures;
+import io.koord4j.scheduler.TestGangs;
 import io.koord4j.scheduler.cache.SchedulerCache;
 import io.koord4j.scheduler.framework.Framework;
 import io.koord4j.scheduler.framework.Plugin;
 import io.koord4j.scheduler.framework.WaitingPods;
 import io.koord4j.scheduler.plugins.DefaultBinder;
-import io.koord4j.scheduler.plugins.coscheduling.Coscheduling;
 import io.koord4j.scheduler.plugins.coscheduling.GangResolver;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -46,10 +46,7 @@ class ExtenderGangTest {
     Framework framework =
         new Framework(
             List.<Plugin>of(
-                new Coscheduling(
-                    new GangResolver(id -> null),
-                    Coscheduling.GangCounts.of(cache::groupMembers, cache::groupPlaced),
-                    waiting),
+                TestGangs.coscheduling(cache, waiting),
                 new DefaultBinder((pod, node) -> bindings.put(pod.getMetadata().getName(), node))),
             Map.of(),
             pool,

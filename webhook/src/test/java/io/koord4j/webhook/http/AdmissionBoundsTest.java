@@ -14,13 +14,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -56,15 +53,7 @@ class AdmissionBoundsTest {
   static void trust() throws Exception {
     CertificateAuthority ca = CertificateAuthority.create("bounds-ca", Duration.ofHours(1));
     keys = new ReloadableKeyManager(ca.issueServing(List.of("127.0.0.1"), Duration.ofHours(1)));
-    KeyStore trust = KeyStore.getInstance("PKCS12");
-    trust.load(null, null);
-    trust.setCertificateEntry("ca", ca.certificate());
-    TrustManagerFactory trustManagers =
-        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    trustManagers.init(trust);
-    SSLContext tls = SSLContext.getInstance("TLS");
-    tls.init(null, trustManagers.getTrustManagers(), null);
-    client = HttpClient.newBuilder().sslContext(tls).version(HttpClient.Version.HTTP_1_1).build();
+    client = HttpClient.newBuilder().sslContext(TrustingTls.of(ca)).version(HttpClient.Version.HTTP_1_1).build();
   }
 
   @AfterAll
