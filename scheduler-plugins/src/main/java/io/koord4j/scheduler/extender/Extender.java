@@ -114,6 +114,7 @@ public final class Extender {
     }
     return framework
         .permit(state, pod, node)
+        .exceptionally(e -> Status.error("permit failed: " + e).by("Permit"))
         .thenApplyAsync(
             permit -> {
               Status bound = permit.isSuccess() ? framework.bind(state, pod, node) : permit;
