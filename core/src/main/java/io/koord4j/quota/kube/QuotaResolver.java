@@ -14,6 +14,16 @@ import java.util.Map;
 public final class QuotaResolver {
   private QuotaResolver() {}
 
+  /**
+   * Whether two versions of a quota read the same to admission: the same spec and bound
+   * namespaces. The figures the manager itself publishes (runtime, request, status) do not count,
+   * so its own writes never rebuild the tree.
+   */
+  public static boolean sameForAdmission(ElasticQuota before, ElasticQuota after) {
+    return ElasticQuotaSpecs.from(before).equals(ElasticQuotaSpecs.from(after))
+        && ElasticQuotaSpecs.boundNamespaces(before).equals(ElasticQuotaSpecs.boundNamespaces(after));
+  }
+
   /** @param quotas every ElasticQuota, by name */
   public static String resolve(QueueUnit unit, Map<String, ElasticQuota> quotas) {
     Map<String, String> labels = unit.getMetadata().getLabels();

@@ -209,6 +209,27 @@ public final class UnitStatuses {
     return status;
   }
 
+  /**
+   * Whether {@code desired} differs from {@code current} in more than the texts that explain a
+   * wait (the status message and the QuotaReserved condition's): a wait of the same kind whose
+   * amounts moved is not worth a write.
+   */
+  public static boolean changesMoreThanItsWaitMessage(
+      QueueUnitStatus current, QueueUnitStatus desired) {
+    return !Json.same(withoutWaitMessage(current), withoutWaitMessage(desired));
+  }
+
+  private static QueueUnitStatus withoutWaitMessage(QueueUnitStatus status) {
+    QueueUnitStatus stripped = copy(status);
+    stripped.setMessage(null);
+    stripped.setLastUpdateTime(null);
+    Condition reserved = find(stripped.getConditions(), QueueUnitConditions.QUOTA_RESERVED);
+    if (reserved != null) {
+      reserved.setMessage(null);
+    }
+    return stripped;
+  }
+
   /** {@code QuotaShortage}, {@code BlockedBehind}, ...: the kind of wait, for the condition. */
   static String reasonOf(WaitReason reason) {
     return reason.getClass().getSimpleName();

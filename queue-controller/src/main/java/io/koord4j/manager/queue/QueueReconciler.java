@@ -10,6 +10,7 @@ import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueStatus;
 import io.koord4j.manager.admission.AdmissionSnapshot.QueueFigures;
 import io.koord4j.manager.admission.AdmissionSnapshots;
+import io.koord4j.manager.admission.QueueKeys;
 import io.koord4j.manager.admission.SnapshotEventSource;
 import io.koord4j.manager.support.Json;
 import java.util.List;
@@ -35,15 +36,14 @@ public class QueueReconciler implements Reconciler<Queue> {
                 snapshot.queues().entrySet().stream()
                     .collect(
                         Collectors.toMap(
-                            e -> new ResourceID(e.getKey(), e.getValue().namespace()),
+                            e -> new ResourceID(QueueKeys.name(e.getKey()), QueueKeys.namespace(e.getKey())),
                             e -> Json.tree(e.getValue().items())))));
   }
 
   @Override
   public UpdateControl<Queue> reconcile(Queue queue, Context<Queue> context) {
-    QueueFigures figures = snapshots.latest().queues().get(queue.getMetadata().getName());
+    QueueFigures figures = snapshots.latest().queues().get(QueueKeys.of(queue));
     if (figures == null
-        || !figures.namespace().equals(queue.getMetadata().getNamespace())
         || (queue.getStatus() != null
             && Json.same(queue.getStatus().getQueueItemDetails(), figures.items()))) {
       return UpdateControl.noUpdate();

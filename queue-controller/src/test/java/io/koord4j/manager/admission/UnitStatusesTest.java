@@ -16,6 +16,7 @@ import io.koord4j.queue.core.UnitSpec;
 import io.koord4j.queue.core.UnitStatus;
 import io.koord4j.queue.core.WaitReason;
 import io.koord4j.queue.core.WaitingUnit;
+import io.koord4j.quota.AdmissionResult;
 import io.koord4j.quota.ResourceVector;
 import java.time.Instant;
 import java.util.List;
@@ -131,6 +132,26 @@ class UnitStatusesTest {
     assertThat(moved.getPositionInQueue()).isEqualTo(2);
     assertThat(Json.same(unit.getStatus(), moved)).isFalse();
     assertThat(UnitStatuses.admitted(unit, "nlp", T1).getPositionInQueue()).isNull();
+  }
+
+  @Test
+  void aShortageWhoseAmountsAloneChangeIsNoNewsButABackoffIs() {
+    QueueUnit unit = unit();
+    UnitStatus pending = new UnitStatus(spec(), UnitPhase.PENDING, 0, null, null, false, false);
+    unit.setStatus(UnitStatuses.waiting(unit, shortage(UnitPhase.PENDING, 3000), pending, T0));
+
+    QueueUnitStatus lessFree = UnitStatuses.waiting(unit, shortage(UnitPhase.PENDING, 1000), pending, T1);
+    UnitStatus backingOff = new UnitStatus(spec(), UnitPhase.BACKOFF, 1, T1, null, false, false);
+    QueueUnitStatus backoff = UnitStatuses.waiting(unit, shortage(UnitPhase.BACKOFF, 1000), backingOff, T1);
+
+    assertThat(Json.same(unit.getStatus(), lessFree)).isFalse();
+    assertThat(UnitStatuses.changesMoreThanItsWaitMessage(unit.getStatus(), lessFree)).isFalse();
+    assertThat(UnitStatuses.changesMoreThanItsWaitMessage(unit.getStatus(), backoff)).isTrue();
+  }
+
+  private static WaitingUnit shortage(UnitPhase phase, long available) {
+    return new WaitingUnit("ns/job", "q", phase, 1,
+        new WaitReason.QuotaShortage(new AdmissionResult(false, "nlp", "cpu", 1500, available)));
   }
 
   @Test
