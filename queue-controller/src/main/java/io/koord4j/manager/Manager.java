@@ -12,19 +12,24 @@ import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.kueue.CheckSettings;
 import io.koord4j.kueue.KueueAdmissionCheckController;
 import io.koord4j.manager.admission.AdmissionLoop;
+import io.koord4j.manager.admission.AdmissionSnapshot;
 import io.koord4j.manager.admission.AdmissionSnapshots;
+import io.koord4j.manager.admission.SnapshotChanges;
 import io.koord4j.manager.admission.UnitAdmissionChecks;
 import io.koord4j.manager.jobs.JobIntegrations;
 import io.koord4j.manager.jobs.JobReconciler;
 import io.koord4j.manager.metrics.ManagerMetrics;
 import io.koord4j.manager.queue.QueueReconciler;
 import io.koord4j.manager.quota.ElasticQuotaReconciler;
+import io.koord4j.manager.support.InformerReconciler;
 import io.koord4j.manager.support.SharedInformers;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,7 +53,10 @@ public final class Manager implements LeaderControllers {
   private final SharedInformers informers;
   /** The kinds JOSDK watches as the primaries of its reconcilers. */
   private final List<String> reconciled = new ArrayList<>();
+  private final AdmissionSnapshots snapshots;
   private final AdmissionLoop loop;
+  /** Publish the loop's figures on ElasticQuotas and Queues, read through the shared informers. */
+  private final List<InformerReconciler<?>> publishers = new ArrayList<>();
   private final Operator operator;
   /** Answers the gang-feasibility checks that Queues name, for their units. */
   private KueueAdmissionCheckController<QueueUnit> unitChecks;
@@ -79,8 +87,7 @@ public final class Manager implements LeaderControllers {
             HasMetadata.getFullResourceName(jobs.jobType()));
       }
     }
-    register(new ElasticQuotaReconciler(snapshots), "elasticquotas", ElasticQuota.class);
-    register(new QueueReconciler(snapshots), "queues", Queue.class);
+    this.snapshots = snapshots;
   }
 
   /** Rebuilds the admission state from the cluster, then starts reconciling. */
@@ -88,6 +95,18 @@ public final class Manager implements LeaderControllers {
     loop.start();
     unitChecks = KueueAdmissionCheckController.start(
         client, informers, new UnitAdmissionChecks(), CheckSettings.from(System.getenv()));
+    publishers.add(
+        publish(
+            "elasticquotas",
+            ElasticQuota.class,
+            new ElasticQuotaReconciler(client, snapshots)::reconcile,
+            ElasticQuotaReconciler::figures));
+    publishers.add(
+        publish(
+            "queues",
+            Queue.class,
+            new QueueReconciler(client, snapshots)::reconcile,
+            QueueReconciler::positions));
     operator.start();
     List<String> watched = watchedKinds();
     LOG.info("watches opened: {} for {} kinds {}", watched.size(), Set.copyOf(watched).size(), watched);
@@ -106,6 +125,7 @@ public final class Manager implements LeaderControllers {
   @Override
   public void close() {
     operator.stop();
+    publishers.forEach(InformerReconciler::close);
     if (unitChecks != null) {
       unitChecks.close();
     }
@@ -113,11 +133,23 @@ public final class Manager implements LeaderControllers {
     informers.close();
   }
 
+  /** Reconciles each object of the kind on its changes and when its part of the snapshot changes. */
+  private <P extends HasMetadata> InformerReconciler<P> publish(
+      String name,
+      Class<P> kind,
+      InformerReconciler.Reconcile<P> reconcile,
+      Function<AdmissionSnapshot, Map<String, ?>> parts) {
+    InformerReconciler<P> reconciler = new InformerReconciler<>(name, informers, kind, reconcile);
+    reconciler.start();
+    SnapshotChanges.follow(snapshots, parts, reconciler::trigger);
+    return reconciler;
+  }
+
   private <T extends HasMetadata> void register(JobReconciler<T> jobs) {
     register(jobs, jobs.name(), jobs.jobType());
   }
 
-  /** Not generation-aware: a job's progress and a quota's figures live outside its spec. */
+  /** Not generation-aware: a job's progress lives outside its spec. */
   private <P extends HasMetadata> void register(
       Reconciler<P> reconciler, String name, Class<P> kind) {
     reconciled.add(HasMetadata.getFullResourceName(kind));
