@@ -122,6 +122,11 @@ public final class Manager implements LeaderControllers {
     return kinds;
   }
 
+  /** The gang-feasibility checks answered for QueueUnits, once started. */
+  public KueueAdmissionCheckController<QueueUnit> unitChecks() {
+    return unitChecks;
+  }
+
   @Override
   public void close() {
     operator.stop();
