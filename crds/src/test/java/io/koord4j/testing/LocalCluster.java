@@ -118,7 +118,16 @@ public final class LocalCluster {
    * KWOK and the node controller keep making cannot make it conflict.
    */
   public static void labelNode(KubernetesClient client, String node, Map<String, String> labels) {
-    Map<String, Object> patch = Map.of("metadata", Map.of("labels", labels));
+    patchNodeMetadata(client, node, "labels", labels);
+  }
+
+  /** Adds annotations to a node with a merge patch, for the same reason as {@link #labelNode}. */
+  public static void annotateNode(KubernetesClient client, String node, Map<String, String> annotations) {
+    patchNodeMetadata(client, node, "annotations", annotations);
+  }
+
+  private static void patchNodeMetadata(KubernetesClient client, String node, String field, Map<String, String> values) {
+    Map<String, Object> patch = Map.of("metadata", Map.of(field, values));
     client
         .nodes()
         .withName(node)

@@ -3,8 +3,11 @@ package io.koord4j.manager;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.RegisteredController;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
+import io.javaoperatorsdk.operator.processing.Controller;
+import io.javaoperatorsdk.operator.processing.event.source.informer.ManagedInformerEventSource;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueUnit;
@@ -19,6 +22,7 @@ import io.koord4j.manager.admission.UnitAdmissionChecks;
 import io.koord4j.manager.jobs.JobIntegrations;
 import io.koord4j.manager.jobs.JobReconciler;
 import io.koord4j.manager.metrics.ManagerMetrics;
+import io.koord4j.manager.noderesource.BatchResourceReconciler;
 import io.koord4j.manager.queue.QueueReconciler;
 import io.koord4j.manager.quota.ElasticQuotaReconciler;
 import io.koord4j.manager.support.InformerReconciler;
@@ -51,8 +55,6 @@ public final class Manager implements LeaderControllers {
   private final KubernetesClient client;
   /** One informer per kind for the loop, the check and the job reconcilers' QueueUnit events. */
   private final SharedInformers informers;
-  /** The kinds JOSDK watches as the primaries of its reconcilers. */
-  private final List<String> reconciled = new ArrayList<>();
   private final AdmissionSnapshots snapshots;
   private final AdmissionLoop loop;
   /** Publish the loop's figures on ElasticQuotas and Queues, read through the shared informers. */
@@ -87,6 +89,8 @@ public final class Manager implements LeaderControllers {
             HasMetadata.getFullResourceName(jobs.jobType()));
       }
     }
+    BatchResourceReconciler.forCluster(client, System.getenv(), clock)
+        .ifPresent(batch -> register(batch, BatchResourceReconciler.NAME));
     this.snapshots = snapshots;
   }
 
@@ -113,12 +117,21 @@ public final class Manager implements LeaderControllers {
   }
 
   /**
-   * Every kind this manager lists and watches, once per watch: the shared informers' kinds and the
-   * primaries of its JOSDK reconcilers. A kind named twice is watched twice.
+   * Every kind this manager lists and watches, once per watch: the shared informers' kinds and
+   * the kinds of the informers JOSDK runs for its controllers (their primaries and secondary
+   * sources). A kind named twice is watched twice.
    */
   public List<String> watchedKinds() {
     List<String> kinds = new ArrayList<>(informers.watchedKinds());
-    kinds.addAll(reconciled);
+    for (RegisteredController<?> registered : operator.getRegisteredControllers()) {
+      ((Controller<?>) registered)
+          .getEventSourceManager()
+          .getEventSourcesStream()
+          .filter(ManagedInformerEventSource.class::isInstance)
+          .map(source -> HasMetadata.getFullResourceName(
+              source.resourceType().asSubclass(HasMetadata.class)))
+          .forEach(kinds::add);
+    }
     return kinds;
   }
 
@@ -151,13 +164,12 @@ public final class Manager implements LeaderControllers {
   }
 
   private <T extends HasMetadata> void register(JobReconciler<T> jobs) {
-    register(jobs, jobs.name(), jobs.jobType());
+    register(jobs, jobs.name());
   }
 
   /** Not generation-aware: a job's progress lives outside its spec. */
   private <P extends HasMetadata> void register(
-      Reconciler<P> reconciler, String name, Class<P> kind) {
-    reconciled.add(HasMetadata.getFullResourceName(kind));
+      Reconciler<P> reconciler, String name) {
     operator.register(
         reconciler,
         config -> config.withName(name).withRetry(RETRY).withGenerationAware(false));

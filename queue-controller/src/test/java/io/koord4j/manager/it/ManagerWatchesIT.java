@@ -2,6 +2,7 @@ package io.koord4j.manager.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -11,6 +12,7 @@ import io.koord4j.api.kueue.AdmissionCheck;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.api.slo.NodeMetric;
 import io.koord4j.manager.jobs.JobIntegrations;
 import io.koord4j.manager.jobs.JobReconciler;
 import io.koord4j.manager.support.SharedInformers;
@@ -34,7 +36,8 @@ class ManagerWatchesIT extends InProcessManagerBase {
   /**
    * What the admission loop, the gang check and the reconcilers read: the queueing kinds, nodes,
    * pods and devices, the check's parameters, Kueue's AdmissionChecks (the check answers
-   * QueueUnits here, not Kueue's Workloads), and every job kind the cluster serves.
+   * QueueUnits here, not Kueue's Workloads), NodeMetrics and ConfigMaps when the cluster serves
+   * NodeMetrics, and every job kind the cluster serves.
    */
   private static List<String> neededKinds() {
     List<String> kinds = new ArrayList<>();
@@ -49,6 +52,11 @@ class ManagerWatchesIT extends InProcessManagerBase {
         .map(HasMetadata::getFullResourceName)
         .forEach(kinds::add);
     kinds.add(AdmissionCheck.CONTEXT.getPlural() + "." + AdmissionCheck.CONTEXT.getGroup());
+    if (client.supports(NodeMetric.class)) {
+      // The batch-resource controller reads NodeMetrics and the colocation ConfigMap too.
+      kinds.add(HasMetadata.getFullResourceName(NodeMetric.class));
+      kinds.add(HasMetadata.getFullResourceName(ConfigMap.class));
+    }
     try (SharedInformers unstarted = new SharedInformers(client)) {
       for (JobReconciler<?> jobs : JobIntegrations.builtIn(Clock.systemUTC(), unstarted)) {
         if (client.supports(jobs.jobType())) {

@@ -1,0 +1,118 @@
+package io.koord4j.koordlet.metrics;
+
+import io.koord4j.koordlet.cgroup.CgroupFiles;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Samples the node from /proc and every pod from its cgroup, keeping a bounded series of each.
+ * One thread calls {@link #collect}; readers may call the queries from any thread.
+ */
+public final class UsageCollector {
+  private static final Logger LOG = LoggerFactory.getLogger(UsageCollector.class);
+
+  private final ProcFiles proc;
+  private final CgroupFiles cgroups;
+  private final Clock clock;
+  private final LongSupplier monotonicNanos;
+  private final int podCapacity;
+  private final UsageSeries node;
+  private final Map<String, UsageSeries> pods = new HashMap<>();
+  private ProcFormats.CpuTimes lastNodeCpu;
+
+  /**
+   * @param nodeCapacity samples kept of the node: its longest aggregation window divided by the
+   *     collect interval
+   * @param podCapacity samples kept per pod: the NodeMetric aggregate duration divided by the
+   *     collect interval
+   */
+  public UsageCollector(
+      ProcFiles proc, CgroupFiles cgroups, Clock clock, LongSupplier monotonicNanos, int nodeCapacity, int podCapacity) {
+    this.proc = proc;
+    this.cgroups = cgroups;
+    this.clock = clock;
+    this.monotonicNanos = monotonicNanos;
+    this.podCapacity = podCapacity;
+    this.node = new UsageSeries(nodeCapacity);
+  }
+
+  /** Takes one sample of the node and of each pod; forgets pods no longer given. */
+  public synchronized void collect(Collection<PodRef> current) {
+    Instant now = clock.instant();
+    collectNode(now);
+    Set<String> uids = current.stream().map(PodRef::uid).collect(Collectors.toSet());
+    pods.keySet().retainAll(uids);
+    for (PodRef pod : current) {
+      collectPod(pod, now);
+    }
+  }
+
+  private void collectNode(Instant now) {
+    ProcFormats.CpuTimes cpu = proc.cpuTimes();
+    ProcFormats.MemInfo memory = proc.memInfo();
+    if (lastNodeCpu != null) {
+      node.cpu.add(now, cpu.coresSince(lastNodeCpu));
+      node.memory.add(now, memory.usedBytes());
+    }
+    lastNodeCpu = cpu;
+  }
+
+  private void collectPod(PodRef pod, Instant now) {
+    String dir = cgroups.layout().podDir(pod.kubeQos(), pod.uid());
+    if (!cgroups.exists(dir)) {
+      return; // not started yet, or already gone
+    }
+    try {
+      UsageSeries series = pods.computeIfAbsent(pod.uid(), uid -> new UsageSeries(podCapacity));
+      double cores = series.cpuRate.next(cgroups.cpuUsageNanos(dir), monotonicNanos.getAsLong());
+      if (!Double.isNaN(cores)) {
+        series.cpu.add(now, cores);
+        series.memory.add(now, cgroups.memoryWorkingSetBytes(dir));
+      }
+    } catch (UncheckedIOException | IllegalArgumentException e) {
+      LOG.debug("pod {}/{}: cgroup {} unreadable: {}", pod.namespace(), pod.name(), dir, e.getMessage());
+    }
+  }
+
+  public synchronized Optional<Usage> nodeLatest() {
+    return node.latest();
+  }
+
+  public synchronized Optional<Usage> nodeAverage(Duration window) {
+    return node.average(window, clock.instant());
+  }
+
+  public synchronized Optional<Aggregation> nodeCpu(Duration window) {
+    return node.cpu.aggregate(window, clock.instant());
+  }
+
+  public synchronized Optional<Aggregation> nodeMemory(Duration window) {
+    return node.memory.aggregate(window, clock.instant());
+  }
+
+  /** The last sample of every pod with one, by pod UID. */
+  public synchronized Map<String, Usage> podsLatest() {
+    Map<String, Usage> latest = new HashMap<>();
+    pods.forEach((uid, series) -> series.latest().ifPresent(usage -> latest.put(uid, usage)));
+    return latest;
+  }
+
+  /** The average over a window of every pod with samples in it, by pod UID. */
+  public synchronized Map<String, Usage> podsAverage(Duration window) {
+    Instant now = clock.instant();
+    Map<String, Usage> averages = new HashMap<>();
+    pods.forEach((uid, series) -> series.average(window, now).ifPresent(usage -> averages.put(uid, usage)));
+    return averages;
+  }
+}

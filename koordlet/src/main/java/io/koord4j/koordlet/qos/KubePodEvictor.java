@@ -1,0 +1,76 @@
+package io.koord4j.koordlet.qos;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Clock;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Evicts through the Eviction API (so PodDisruptionBudgets hold) and records a Warning event. */
+public final class KubePodEvictor implements PodEvictor {
+  private static final Logger LOG = LoggerFactory.getLogger(KubePodEvictor.class);
+
+  private final KubernetesClient client;
+  private final String nodeName;
+  private final Clock clock;
+
+  public KubePodEvictor(KubernetesClient client, String nodeName, Clock clock) {
+    this.client = client;
+    this.nodeName = nodeName;
+    this.clock = clock;
+  }
+
+  @Override
+  public boolean evict(Pod pod, String reason, String message) {
+    String namespace = pod.getMetadata().getNamespace();
+    String name = pod.getMetadata().getName();
+    boolean evicted;
+    try {
+      evicted = client.pods().inNamespace(namespace).withName(name).evict();
+    } catch (KubernetesClientException e) {
+      LOG.warn("cannot evict pod {}/{}: {}", namespace, name, e.getMessage());
+      return false;
+    }
+    if (!evicted) {
+      LOG.info("eviction of pod {}/{} refused (disruption budget)", namespace, name);
+      return false;
+    }
+    LOG.info("evicted pod {}/{}: {}", namespace, name, message);
+    record(pod, reason, message);
+    return true;
+  }
+
+  private void record(Pod pod, String reason, String message) {
+    String now = clock.instant().toString();
+    Event event =
+        new EventBuilder()
+            .withNewMetadata()
+            .withName(pod.getMetadata().getName() + "." + UUID.randomUUID().toString().substring(0, 8))
+            .withNamespace(pod.getMetadata().getNamespace())
+            .endMetadata()
+            .withNewInvolvedObject()
+            .withApiVersion("v1")
+            .withKind("Pod")
+            .withName(pod.getMetadata().getName())
+            .withNamespace(pod.getMetadata().getNamespace())
+            .withUid(pod.getMetadata().getUid())
+            .endInvolvedObject()
+            .withType("Warning")
+            .withReason(reason)
+            .withMessage(message)
+            .withNewSource().withComponent("koordlet").withHost(nodeName).endSource()
+            .withFirstTimestamp(now)
+            .withLastTimestamp(now)
+            .withCount(1)
+            .build();
+    try {
+      client.v1().events().inNamespace(pod.getMetadata().getNamespace()).resource(event).create();
+    } catch (KubernetesClientException e) {
+      LOG.warn("cannot record the eviction event of pod {}: {}", pod.getMetadata().getName(), e.getMessage());
+    }
+  }
+}

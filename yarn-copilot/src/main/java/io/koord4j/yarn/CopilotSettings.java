@@ -1,0 +1,62 @@
+package io.koord4j.yarn;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * How the copilot runs, from the environment.
+ *
+ * @param namespace where its leader Lease lives ({@code KOORD4J_NAMESPACE}, default {@code
+ *     koord4j-system})
+ * @param leaseName the leader-election Lease ({@code KOORD4J_LEASE_NAME}, default {@code
+ *     koord4j-yarn-copilot})
+ * @param leaseDuration how long a leader's Lease holds without renewal ({@code
+ *     KOORD4J_LEASE_DURATION_SECONDS}, default 15)
+ * @param httpPort Prometheus {@code /metrics} and the {@code /-/healthy} probe ({@code
+ *     KOORD4J_HTTP_PORT}, default 8080)
+ * @param hadoopConfDir the YARN clusters' configuration ({@code HADOOP_CONF_DIR}, default {@code
+ *     /etc/hadoop/conf}; see {@link ClusterConfigs})
+ * @param period how often each cluster is synced ({@code KOORD4J_YARN_SYNC_PERIOD_MS}, default 1000)
+ */
+public record CopilotSettings(
+    String namespace,
+    String leaseName,
+    Duration leaseDuration,
+    int httpPort,
+    Path hadoopConfDir,
+    Duration period) {
+
+  public static CopilotSettings from(Map<String, String> env) {
+    return new CopilotSettings(
+        env.getOrDefault("KOORD4J_NAMESPACE", "koord4j-system"),
+        env.getOrDefault("KOORD4J_LEASE_NAME", "koord4j-yarn-copilot"),
+        Duration.ofSeconds(positive(env, "KOORD4J_LEASE_DURATION_SECONDS", "15")),
+        Math.toIntExact(port(env)),
+        Path.of(env.getOrDefault("HADOOP_CONF_DIR", "/etc/hadoop/conf")),
+        Duration.ofMillis(positive(env, "KOORD4J_YARN_SYNC_PERIOD_MS", "1000")));
+  }
+
+  private static long positive(Map<String, String> env, String name, String fallback) {
+    return number(env, name, fallback, 1, Long.MAX_VALUE, "a positive whole number");
+  }
+
+  /** 0 picks a free port. */
+  private static long port(Map<String, String> env) {
+    return number(env, "KOORD4J_HTTP_PORT", "8080", 0, 65_535, "a port from 0 to 65535");
+  }
+
+  private static long number(
+      Map<String, String> env, String name, String fallback, long min, long max, String rule) {
+    String value = env.getOrDefault(name, fallback);
+    try {
+      long parsed = Long.parseLong(value.trim());
+      if (parsed >= min && parsed <= max) {
+        return parsed;
+      }
+    } catch (NumberFormatException e) {
+      // Reported below.
+    }
+    throw new IllegalArgumentException(name + " must be " + rule + ", got '" + value + "'");
+  }
+}

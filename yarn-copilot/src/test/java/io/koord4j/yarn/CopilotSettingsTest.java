@@ -1,0 +1,31 @@
+package io.koord4j.yarn;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class CopilotSettingsTest {
+  @Test
+  void defaultsSyncEverySecondUnderItsOwnLease() {
+    CopilotSettings settings = CopilotSettings.from(Map.of());
+
+    assertThat(settings.leaseName()).isEqualTo("koord4j-yarn-copilot");
+    assertThat(settings.namespace()).isEqualTo("koord4j-system");
+    assertThat(settings.period()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(settings.hadoopConfDir()).isEqualTo(Path.of("/etc/hadoop/conf"));
+    assertThat(settings.leaseDuration()).isEqualTo(Duration.ofSeconds(15));
+  }
+
+  @Test
+  void aPeriodThatIsNotAPositiveNumberIsRejectedByName() {
+    for (String bad : new String[] {"0", "-5", "fast"}) {
+      assertThatThrownBy(() -> CopilotSettings.from(Map.of("KOORD4J_YARN_SYNC_PERIOD_MS", bad)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("KOORD4J_YARN_SYNC_PERIOD_MS must be a positive whole number");
+    }
+  }
+}

@@ -1,0 +1,28 @@
+package io.koord4j.yarn.sync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class YarnResourcesTest {
+  private static final long MIB = 1L << 20;
+
+  @Test
+  void roundsBatchResourcesUpToWholeVcoresAndMib() {
+    assertThat(YarnResources.of(new BatchResources(4000, 8192 * MIB))).isEqualTo(new YarnResources(4, 8192));
+    assertThat(YarnResources.of(new BatchResources(4001, 8192 * MIB + 1))).isEqualTo(new YarnResources(5, 8193));
+    assertThat(YarnResources.of(new BatchResources(1, 1))).isEqualTo(new YarnResources(1, 1));
+    assertThat(YarnResources.of(BatchResources.ZERO)).isEqualTo(YarnResources.ZERO);
+  }
+
+  @Test
+  void convertsBackExactlyInMillicoresAndBytes() {
+    assertThat(new YarnResources(3, 1536).toBatch()).isEqualTo(new BatchResources(3000, 1536 * MIB));
+  }
+
+  @Test
+  void takingMoreThanThereIsLeavesZero() {
+    assertThat(new BatchResources(2000, 10).minus(new BatchResources(3000, 4)))
+        .isEqualTo(new BatchResources(0, 6));
+  }
+}
