@@ -118,12 +118,13 @@ public final class Manager implements LeaderControllers {
 
   /**
    * Every kind this manager lists and watches, once per watch: the shared informers' kinds and
-   * the kinds of the informers JOSDK runs for its controllers (their primaries and secondary
+   * the kinds of the informers JOSDK runs for its controllers (each primary, then the secondary
    * sources). A kind named twice is watched twice.
    */
   public List<String> watchedKinds() {
     List<String> kinds = new ArrayList<>(informers.watchedKinds());
     for (RegisteredController<?> registered : operator.getRegisteredControllers()) {
+      kinds.add(HasMetadata.getFullResourceName(registered.getConfiguration().getResourceClass()));
       ((Controller<?>) registered)
           .getEventSourceManager()
           .getEventSourcesStream()
