@@ -15,6 +15,7 @@ import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.api.slo.NodeMetric;
 import io.koord4j.manager.jobs.JobIntegrations;
 import io.koord4j.manager.jobs.JobReconciler;
+import io.koord4j.manager.noderesource.BatchResourceReconciler;
 import io.koord4j.manager.support.SharedInformers;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -36,8 +37,8 @@ class ManagerWatchesIT extends InProcessManagerBase {
   /**
    * What the admission loop, the gang check and the reconcilers read: the queueing kinds, nodes,
    * pods and devices, the check's parameters, Kueue's AdmissionChecks (the check answers
-   * QueueUnits here, not Kueue's Workloads), NodeMetrics and ConfigMaps when the cluster serves
-   * NodeMetrics, and every job kind the cluster serves.
+   * QueueUnits here, not Kueue's Workloads), NodeMetrics and ConfigMaps when batch resources are
+   * on and the cluster serves NodeMetrics, and every job kind the cluster serves.
    */
   private static List<String> neededKinds() {
     List<String> kinds = new ArrayList<>();
@@ -52,8 +53,9 @@ class ManagerWatchesIT extends InProcessManagerBase {
         .map(HasMetadata::getFullResourceName)
         .forEach(kinds::add);
     kinds.add(AdmissionCheck.CONTEXT.getPlural() + "." + AdmissionCheck.CONTEXT.getGroup());
-    if (client.supports(NodeMetric.class)) {
-      // The batch-resource controller reads NodeMetrics and the colocation ConfigMap too.
+    if (Boolean.parseBoolean(System.getenv(BatchResourceReconciler.SWITCH))
+        && client.supports(NodeMetric.class)) {
+      // The opt-in batch-resource controller reads NodeMetrics and the colocation ConfigMap too.
       kinds.add(HasMetadata.getFullResourceName(NodeMetric.class));
       kinds.add(HasMetadata.getFullResourceName(ConfigMap.class));
     }
