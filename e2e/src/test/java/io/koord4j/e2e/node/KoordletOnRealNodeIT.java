@@ -84,7 +84,8 @@ class KoordletOnRealNodeIT {
     URI apiServer = URI.create(client.getConfiguration().getMasterUrl());
     client.resource(KoordletPod.pod(NAMESPACE, RealNode.NAME, apiServer, httpPort)).create();
     awaitRunning(KoordletPod.NAME);
-    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(http("/healthz").statusCode()).isEqualTo(200));
+    await().atMost(Duration.ofSeconds(90)).ignoreExceptions()
+        .untilAsserted(() -> assertThat(http("/healthz").statusCode()).isEqualTo(200));
   }
 
   @AfterAll
