@@ -156,11 +156,13 @@ class KoordletOnRealNodeIT {
       Pod current = client.pods().inNamespace(NAMESPACE).withName("batch").get();
       assertThat(current == null || current.getMetadata().getDeletionTimestamp() != null).isTrue();
     });
-    assertThat(client.v1().events().inNamespace(NAMESPACE).list().getItems()).anySatisfy(event -> {
-      assertThat(event.getInvolvedObject().getName()).isEqualTo("batch");
-      assertThat(event.getReason()).isEqualTo("EvictPodByNodeMemoryUsage");
-      assertThat(event.getMessage()).contains("BE eviction threshold " + threshold + "%");
-    });
+    // The event follows the eviction.
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        assertThat(client.v1().events().inNamespace(NAMESPACE).list().getItems()).anySatisfy(event -> {
+          assertThat(event.getInvolvedObject().getName()).isEqualTo("batch");
+          assertThat(event.getReason()).isEqualTo("EvictPodByNodeMemoryUsage");
+          assertThat(event.getMessage()).contains("BE eviction threshold " + threshold + "%");
+        }));
     Pod serviceNow = client.pods().inNamespace(NAMESPACE).withName("service").get();
     assertThat(serviceNow.getMetadata().getDeletionTimestamp()).isNull();
     assertThat(serviceNow.getStatus().getPhase()).isEqualTo("Running");
