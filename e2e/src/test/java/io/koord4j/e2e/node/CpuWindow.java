@@ -51,9 +51,14 @@ record CpuWindow(
    */
   long expectedQuotaUs(long capacityMilli, long thresholdPercent, long reservedMilli) {
     double nonBestEffort = (podsCores - bestEffortCores) * 1000;
-    double system = Math.max((nodeCores - podsCores) * 1000, reservedMilli);
+    double system = Math.max(systemCores() * 1000, reservedMilli);
     double suppressMilli = capacityMilli * thresholdPercent / 100.0 - nonBestEffort - system;
     return Math.max(Math.round(suppressMilli * 100), 2_000);
+  }
+
+  /** What the node uses outside pods: the system and, on a shared machine, its other tenants. */
+  double systemCores() {
+    return nodeCores - podsCores;
   }
 
   @Override
