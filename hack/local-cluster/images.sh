@@ -66,7 +66,7 @@ component_jar() {
 
 # images load [--tag T]: builds koord4j's images from the jars of this checkout (tagged with their
 # Maven version, and T if given) and imports them, with the sandbox image, into the real node. An
-# image is rebuilt only when its jar is newer than its archive.
+# image is rebuilt only when no archive of its jar's content exists.
 cmd_images() {
   [[ ${1:-} == load ]] || die "usage: cluster.sh images load [--tag T]"
   local extra_tag=${IMAGE_TAG:-}
@@ -80,11 +80,14 @@ cmd_images() {
     if [[ -z $jar ]]; then log "no jar in $module/target (run mvn package first): image $image skipped"; continue; fi
     version=${jar##*/$prefix-}; version=${version%-jar-with-dependencies.jar}
     name=docker.io/koord4j/$image:$version
-    archive=$IMAGES/$image-$version.tar
-    if [[ ! $archive -nt $jar ]]; then
+    # Jars are reproducible, so an archive named by its jar's digest is this checkout's image.
+    archive=$IMAGES/$image-$(sha256sum "$jar" | cut -c1-16).tar
+    if [[ ! -f $archive ]]; then
       build_image "$name" "$REPO/$module/target" "$REPO/Dockerfile" --build-arg "BASE=$JRE_BASE" \
         --build-arg "JAR=${jar##*/}"
       save_image "$name" "$archive"
+      # Keep the three newest archives of an image (other checkouts may use theirs).
+      ls -t "$IMAGES/$image"-*.tar | tail -n +4 | xargs -r rm -f
     fi
     import_image "$archive"
     loaded+=("$name")

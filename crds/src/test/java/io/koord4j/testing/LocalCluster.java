@@ -83,9 +83,18 @@ public final class LocalCluster {
    */
   public static void ensureCrds(KubernetesClient client, String... names) {
     for (String crd : names) {
-      if (client.apiextensions().v1().customResourceDefinitions().withName(crd).get() != null) {
-        continue;
+      if (client.apiextensions().v1().customResourceDefinitions().withName(crd).get() == null) {
+        applyCrds(client, crd);
       }
+    }
+  }
+
+  /**
+   * Applies the named CRDs from this checkout's {@code crds/manifests} even if the cluster has
+   * them, for tests of fields an older copy would prune, and waits until each is established.
+   */
+  public static void applyCrds(KubernetesClient client, String... names) {
+    for (String crd : names) {
       Path file = repoRoot().resolve("crds/manifests/" + crd + "-v1.yml");
       try (java.io.InputStream in = Files.newInputStream(file)) {
         client

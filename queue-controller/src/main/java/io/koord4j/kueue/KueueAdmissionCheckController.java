@@ -26,6 +26,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -54,6 +55,7 @@ public final class KueueAdmissionCheckController<T extends HasMetadata> implemen
   private final ScheduledExecutorService loop =
       Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "kueue-gang-feasibility"));
   private final AtomicBoolean passQueued = new AtomicBoolean();
+  private final AtomicLong decisionPasses = new AtomicLong();
   private final SharedIndexInformer<GenericKubernetesResource> checks;
   private final SharedIndexInformer<T> workloads;
   private final SharedIndexInformer<Node> nodes;
@@ -163,6 +165,14 @@ public final class KueueAdmissionCheckController<T extends HasMetadata> implemen
     return controller;
   }
 
+  /**
+   * Passes completed since start that judged the waiting objects and wrote what changed: one
+   * more proves that every object waiting before it began has been decided again.
+   */
+  public long decisionPasses() {
+    return decisionPasses.get();
+  }
+
   @Override
   public void close() {
     closed = true;
@@ -206,6 +216,7 @@ public final class KueueAdmissionCheckController<T extends HasMetadata> implemen
       DecisionPass.Result result = DecisionPass.run(cluster, quotaRoom, waiting, configs, now);
       result.writes().forEach(write -> write(write, now));
       result.nextPass().ifPresent(at -> wakeUpAt(at, now));
+      decisionPasses.incrementAndGet();
     } catch (RuntimeException e) {
       LOG.warn("Kueue admission check pass failed; trying again in {} s", AFTER_FAILURE.toSeconds(), e);
       wakeUpAt(clock.instant().plus(AFTER_FAILURE), clock.instant());

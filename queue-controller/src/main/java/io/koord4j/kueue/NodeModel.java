@@ -9,27 +9,18 @@ import io.koord4j.device.ClusterNode;
 import io.koord4j.device.DeviceAllocatedCodec;
 import io.koord4j.device.GpuAllocation;
 import io.koord4j.device.GpuAllocator;
-import io.koord4j.device.GpuDevice;
-import io.koord4j.device.GpuPartitionTable;
 import io.koord4j.device.InvalidDeviceSpecException;
 import io.koord4j.device.NodeGpuInventory;
 import io.koord4j.device.NodeGpuUsage;
 import io.koord4j.device.NodeResources;
-import io.koord4j.device.PartitionPolicy;
+import io.koord4j.device.kube.NodeGpus;
 import io.koord4j.quantity.ResourceQuantities;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.IntStream;
 
 /** One node with what its bound pods hold, for gang placement. */
 final class NodeModel {
-  /**
-   * Without a Device object a GPU's memory is unknown; this size is large enough that only the
-   * count of whole GPUs limits.
-   */
-  private static final long UNKNOWN_GPU_MEMORY = 1L << 40;
-
   private NodeModel() {}
 
   /**
@@ -38,8 +29,7 @@ final class NodeModel {
    * @param pods the pods bound to the node and not finished
    */
   static ClusterNode of(Node node, Device device, List<Pod> pods) {
-    Map<String, String> labels = node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
-    NodeGpuInventory gpus = inventory(node, device, labels);
+    NodeGpuInventory gpus = NodeGpus.inventory(node, device);
     NodeResources allocatable = allocatable(node);
     NodeResources free = allocatable;
     NodeGpuUsage usage = NodeGpuUsage.NONE;
@@ -52,29 +42,6 @@ final class NodeModel {
       }
     }
     return new ClusterNode(gpus, usage, allocatable, free);
-  }
-
-  private static NodeGpuInventory inventory(Node node, Device device, Map<String, String> labels) {
-    if (device != null) {
-      try {
-        return NodeGpuInventory.fromDevice(device, labels);
-      } catch (InvalidDeviceSpecException e) {
-        // A broken Device object must not hide the node: fall back to its GPU count.
-      }
-    }
-    String name = node.getMetadata().getName();
-    int count = (int) amount(node, WellKnown.NVIDIA_GPU, 0).longValue();
-    List<GpuDevice> devices =
-        IntStream.range(0, count)
-            .mapToObj(minor -> new GpuDevice(minor, name + "-gpu-" + minor, true, UNKNOWN_GPU_MEMORY, null, -1, -1))
-            .toList();
-    String model = labels.get(WellKnown.GPU_MODEL);
-    return new NodeGpuInventory(
-        name,
-        devices,
-        GpuPartitionTable.builtIn(model, count),
-        PartitionPolicy.fromLabel(labels.get(WellKnown.GPU_PARTITION_POLICY)),
-        model);
   }
 
   private static NodeResources allocatable(Node node) {

@@ -1,11 +1,13 @@
 package io.koord4j.manager;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.RegisteredController;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
+import io.javaoperatorsdk.operator.processing.Controller;
+import io.javaoperatorsdk.operator.processing.event.source.informer.ManagedInformerEventSource;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueUnit;
@@ -13,7 +15,9 @@ import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.kueue.CheckSettings;
 import io.koord4j.kueue.KueueAdmissionCheckController;
 import io.koord4j.manager.admission.AdmissionLoop;
+import io.koord4j.manager.admission.AdmissionSnapshot;
 import io.koord4j.manager.admission.AdmissionSnapshots;
+import io.koord4j.manager.admission.SnapshotChanges;
 import io.koord4j.manager.admission.UnitAdmissionChecks;
 import io.koord4j.manager.jobs.JobIntegrations;
 import io.koord4j.manager.jobs.JobReconciler;
@@ -21,12 +25,15 @@ import io.koord4j.manager.metrics.ManagerMetrics;
 import io.koord4j.manager.noderesource.BatchResourceReconciler;
 import io.koord4j.manager.queue.QueueReconciler;
 import io.koord4j.manager.quota.ElasticQuotaReconciler;
+import io.koord4j.manager.support.InformerReconciler;
 import io.koord4j.manager.support.SharedInformers;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,9 +55,10 @@ public final class Manager implements LeaderControllers {
   private final KubernetesClient client;
   /** One informer per kind for the loop, the check and the job reconcilers' QueueUnit events. */
   private final SharedInformers informers;
-  /** The kinds JOSDK watches as the primaries of its reconcilers. */
-  private final List<String> reconciled = new ArrayList<>();
+  private final AdmissionSnapshots snapshots;
   private final AdmissionLoop loop;
+  /** Publish the loop's figures on ElasticQuotas and Queues, read through the shared informers. */
+  private final List<InformerReconciler<?>> publishers = new ArrayList<>();
   private final Operator operator;
   /** Answers the gang-feasibility checks that Queues name, for their units. */
   private KueueAdmissionCheckController<QueueUnit> unitChecks;
@@ -81,10 +89,9 @@ public final class Manager implements LeaderControllers {
             HasMetadata.getFullResourceName(jobs.jobType()));
       }
     }
-    register(new ElasticQuotaReconciler(snapshots), "elasticquotas", ElasticQuota.class);
-    register(new QueueReconciler(snapshots), "queues", Queue.class);
     BatchResourceReconciler.forCluster(client, System.getenv(), clock)
-        .ifPresent(batch -> register(batch, BatchResourceReconciler.NAME, Node.class));
+        .ifPresent(batch -> register(batch, BatchResourceReconciler.NAME));
+    this.snapshots = snapshots;
   }
 
   /** Rebuilds the admission state from the cluster, then starts reconciling. */
@@ -92,24 +99,52 @@ public final class Manager implements LeaderControllers {
     loop.start();
     unitChecks = KueueAdmissionCheckController.start(
         client, informers, new UnitAdmissionChecks(), CheckSettings.from(System.getenv()));
+    publishers.add(
+        publish(
+            "elasticquotas",
+            ElasticQuota.class,
+            new ElasticQuotaReconciler(client, snapshots)::reconcile,
+            ElasticQuotaReconciler::figures));
+    publishers.add(
+        publish(
+            "queues",
+            Queue.class,
+            new QueueReconciler(client, snapshots)::reconcile,
+            QueueReconciler::positions));
     operator.start();
     List<String> watched = watchedKinds();
     LOG.info("watches opened: {} for {} kinds {}", watched.size(), Set.copyOf(watched).size(), watched);
   }
 
   /**
-   * Every kind this manager lists and watches, once per watch: the shared informers' kinds and the
-   * primaries of its JOSDK reconcilers. A kind named twice is watched twice.
+   * Every kind this manager lists and watches, once per watch: the shared informers' kinds and
+   * the kinds of the informers JOSDK runs for its controllers (each primary, then the secondary
+   * sources). A kind named twice is watched twice.
    */
   public List<String> watchedKinds() {
     List<String> kinds = new ArrayList<>(informers.watchedKinds());
-    kinds.addAll(reconciled);
+    for (RegisteredController<?> registered : operator.getRegisteredControllers()) {
+      kinds.add(HasMetadata.getFullResourceName(registered.getConfiguration().getResourceClass()));
+      ((Controller<?>) registered)
+          .getEventSourceManager()
+          .getEventSourcesStream()
+          .filter(ManagedInformerEventSource.class::isInstance)
+          .map(source -> HasMetadata.getFullResourceName(
+              source.resourceType().asSubclass(HasMetadata.class)))
+          .forEach(kinds::add);
+    }
     return kinds;
+  }
+
+  /** The gang-feasibility checks answered for QueueUnits, once started. */
+  public KueueAdmissionCheckController<QueueUnit> unitChecks() {
+    return unitChecks;
   }
 
   @Override
   public void close() {
     operator.stop();
+    publishers.forEach(InformerReconciler::close);
     if (unitChecks != null) {
       unitChecks.close();
     }
@@ -117,14 +152,25 @@ public final class Manager implements LeaderControllers {
     informers.close();
   }
 
-  private <T extends HasMetadata> void register(JobReconciler<T> jobs) {
-    register(jobs, jobs.name(), jobs.jobType());
+  /** Reconciles each object of the kind on its changes and when its part of the snapshot changes. */
+  private <P extends HasMetadata> InformerReconciler<P> publish(
+      String name,
+      Class<P> kind,
+      InformerReconciler.Reconcile<P> reconcile,
+      Function<AdmissionSnapshot, Map<String, ?>> parts) {
+    InformerReconciler<P> reconciler = new InformerReconciler<>(name, informers, kind, reconcile);
+    reconciler.start();
+    SnapshotChanges.follow(snapshots, parts, reconciler::trigger);
+    return reconciler;
   }
 
-  /** Not generation-aware: a job's progress and a quota's figures live outside its spec. */
+  private <T extends HasMetadata> void register(JobReconciler<T> jobs) {
+    register(jobs, jobs.name());
+  }
+
+  /** Not generation-aware: a job's progress lives outside its spec. */
   private <P extends HasMetadata> void register(
-      Reconciler<P> reconciler, String name, Class<P> kind) {
-    reconciled.add(HasMetadata.getFullResourceName(kind));
+      Reconciler<P> reconciler, String name) {
     operator.register(
         reconciler,
         config -> config.withName(name).withRetry(RETRY).withGenerationAware(false));

@@ -16,6 +16,8 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -36,6 +38,13 @@ public final class ManagerMain {
   private ManagerMain() {}
 
   public static void main(String[] args) throws Exception {
+    // The Helm chart's test and uninstall hooks run the manager's image with these flags.
+    if (List.of(args).contains("--check-install")) {
+      runToCompletion(InstallCheck::run);
+    }
+    if (List.of(args).contains("--uninstall")) {
+      runToCompletion(ReleaseCleanup::run);
+    }
     ManagerSettings settings = ManagerSettings.from(System.getenv(), args);
     KubernetesClient client = new KubernetesClientBuilder().build();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -76,6 +85,26 @@ public final class ManagerMain {
     } catch (CancellationException e) {
       // Shutting down.
     }
+  }
+
+  /** A one-off task against the cluster; its exit status says whether it succeeded. */
+  private interface ClusterTask {
+    void run(KubernetesClient client, Map<String, String> env) throws InterruptedException;
+  }
+
+  private static void runToCompletion(ClusterTask task) {
+    int status = 0;
+    try (KubernetesClient client = new KubernetesClientBuilder().build()) {
+      task.run(client, System.getenv());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      status = 1;
+    } catch (RuntimeException e) {
+      LOG.error("{}", e.getMessage(), e);
+      status = 1;
+    }
+    // The client's threads would otherwise keep the JVM alive.
+    System.exit(status);
   }
 
   private static LeaderElector leaderElector(

@@ -167,7 +167,8 @@ class KueueGangFeasibilityIT {
 
     controller.close();
     controller = KueueAdmissionCheckController.start(client, SETTINGS);
-    sleep(Duration.ofSeconds(3));
+    await("the restarted check decides the waiting workload again").atMost(TIMEOUT)
+        .until(() -> controller.decisionPasses() >= 1);
     AdmissionCheckState afterRestart = ourCheck("gang").orElseThrow();
     assertThat(afterRestart.getState()).isEqualTo(waiting.getState());
     assertThat(afterRestart.getMessage()).isEqualTo(waiting.getMessage());
@@ -460,14 +461,5 @@ class KueueGangFeasibilityIT {
     return client.pods().inNamespace(NAMESPACE).withLabel("job-name", jobName).list().getItems().stream()
         .filter(pod -> pod.getStatus() != null && "Running".equals(pod.getStatus().getPhase()))
         .toList();
-  }
-
-  private static void sleep(Duration duration) {
-    try {
-      Thread.sleep(duration.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
   }
 }

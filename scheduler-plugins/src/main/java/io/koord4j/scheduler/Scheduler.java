@@ -67,12 +67,16 @@ public final class Scheduler implements Runnable {
     }
   }
 
-  /** One scheduling cycle for a popped pod. */
+  /**
+   * One scheduling cycle for a popped pod. A plugin that throws, in this cycle or the binding
+   * cycle, gives back what was assumed and reserved, and the pod backs off.
+   */
   public void scheduleOne(QueuedPod attempt) {
     long start = System.nanoTime();
     Pod pod = attempt.pod();
+    CycleState state = new CycleState();
+    String assumedOn = null;
     try {
-      CycleState state = new CycleState();
       Framework.Placement placement = framework.selectNode(state, pod, cache.snapshot());
       if (!placement.found()) {
         metrics.attempt(SchedulerMetrics.UNSCHEDULABLE);
@@ -82,6 +86,7 @@ public final class Scheduler implements Runnable {
       }
       String node = placement.nodeName();
       cache.assume(pod, node);
+      assumedOn = node;
       Status reserved = framework.reserve(state, pod, node);
       if (!reserved.isSuccess()) {
         cache.forget(attempt.uid());
@@ -92,9 +97,15 @@ public final class Scheduler implements Runnable {
       }
       framework
           .permit(state, pod, node)
-          .thenAcceptAsync(permit -> bindingCycle(attempt, state, node, permit), binding);
+          .exceptionally(e -> Status.error("permit failed: " + e).by("Permit"))
+          .thenAcceptAsync(permit -> bindingCycle(attempt, state, node, permit), binding)
+          .exceptionally(e -> logged(pod, e));
     } catch (RuntimeException e) {
       LOG.error("scheduling {} failed", nameOf(pod), e);
+      if (assumedOn != null) {
+        framework.unreserve(state, pod, assumedOn);
+        cache.forget(attempt.uid());
+      }
       metrics.attempt(SchedulerMetrics.ERROR);
       queue.backoff(attempt);
     } finally {
@@ -102,9 +113,16 @@ public final class Scheduler implements Runnable {
     }
   }
 
+  /** A PreBind or Bind that throws fails the binding like one that returns an error. */
   private void bindingCycle(QueuedPod attempt, CycleState state, String node, Status permit) {
     Pod pod = attempt.pod();
-    Status status = permit.isSuccess() ? framework.bind(state, pod, node) : permit;
+    Status status;
+    try {
+      status = permit.isSuccess() ? framework.bind(state, pod, node) : permit;
+    } catch (RuntimeException e) {
+      LOG.error("binding {} failed", nameOf(pod), e);
+      status = Status.error("binding failed: " + e).by("Bind");
+    }
     if (status.isSuccess()) {
       metrics.attempt(SchedulerMetrics.SCHEDULED);
       queue.done(attempt.uid());
@@ -118,6 +136,12 @@ public final class Scheduler implements Runnable {
     if (queue.backoff(attempt)) {
       outcomes.unschedulable(pod, status.plugin() + ": " + status.message());
     }
+  }
+
+  /** A failure after the pod's outcome was settled: nothing to give back, only to log. */
+  private static Void logged(Pod pod, Throwable e) {
+    LOG.error("binding cycle of {} failed after its outcome", nameOf(pod), e);
+    return null;
   }
 
   private static String nameOf(Pod pod) {

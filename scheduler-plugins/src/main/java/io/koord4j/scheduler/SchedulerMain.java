@@ -9,12 +9,19 @@ import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLo
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.koord4j.scheduler.extender.ExtenderServer;
+import io.koord4j.scheduler.extender.ExtenderSettings;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,8 +36,10 @@ import org.slf4j.LoggerFactory;
  * 10251), {@code LEASE_NAMESPACE} (default kube-system).
  *
  * <p>{@code --extender-port <port>} also serves the kube-scheduler extender (DeviceShare and
- * Coscheduling) on that port while leading: {@code urlPrefix: http://<host>:<port>}, {@code
- * filterVerb: filter}, {@code prioritizeVerb: prioritize}, {@code bindVerb: bind}.
+ * Coscheduling) on that port while leading: {@code urlPrefix: http://127.0.0.1:<port>}, {@code
+ * filterVerb: filter}, {@code prioritizeVerb: prioritize}, {@code bindVerb: bind}. It listens on
+ * 127.0.0.1 unless {@code --extender-address} says otherwise, which needs {@code
+ * --extender-tls-keystore} and {@code --extender-client-ca} (see {@link ExtenderSettings}).
  */
 public final class SchedulerMain {
   private SchedulerMain() {}
@@ -38,7 +47,7 @@ public final class SchedulerMain {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerMain.class);
 
   public static void main(String[] args) throws Exception {
-    Integer extenderPort = extenderPort(args);
+    ExtenderSettings extender = extenderSettings(args, System::getenv);
     String name = env("SCHEDULER_NAME", KoordScheduler.DEFAULT_NAME);
     KoordScheduler.Options options = KoordScheduler.Options.defaults().withSchedulerName(name);
     String identity = InetAddress.getLocalHost().getHostName() + "_" + UUID.randomUUID();
@@ -63,8 +72,8 @@ public final class SchedulerMain {
                             () -> {
                               LOG.info("leading after {} ms; starting to schedule", uptimeMillis());
                               scheduler.start();
-                              if (extenderPort != null) {
-                                serveExtender(extenderPort, scheduler);
+                              if (extender != null) {
+                                serveExtender(extender, scheduler);
                               }
                             },
                             () -> {
@@ -85,32 +94,61 @@ public final class SchedulerMain {
     return ManagementFactory.getRuntimeMXBean().getUptime();
   }
 
-  /** The port of {@code --extender-port}, null without the flag. */
-  static Integer extenderPort(String[] args) {
-    Integer port = null;
+  private static final String USAGE =
+      "usage: SchedulerMain [--extender-port <port> [--extender-address <ip>]"
+          + " [--extender-tls-keystore <pkcs12 file> --extender-client-ca <pem file>]]";
+
+  /**
+   * The extender's settings from the flags, null without {@code --extender-port}; the key store's
+   * password is {@code EXTENDER_TLS_KEYSTORE_PASSWORD}.
+   */
+  static ExtenderSettings extenderSettings(String[] args, Function<String, String> env) {
+    Map<String, String> flags = new HashMap<>();
     for (int i = 0; i < args.length; i++) {
-      if (!"--extender-port".equals(args[i])) {
-        throw new IllegalArgumentException(
-            "unknown argument " + args[i] + "; usage: SchedulerMain [--extender-port <port>]");
+      if (!EXTENDER_FLAGS.contains(args[i])) {
+        throw new IllegalArgumentException("unknown argument " + args[i] + "; " + USAGE);
       }
       if (i + 1 == args.length) {
-        throw new IllegalArgumentException("--extender-port needs a port number");
+        throw new IllegalArgumentException(
+            args[i] + (args[i].equals("--extender-port") ? " needs a port number" : " needs a value"));
       }
-      try {
-        port = Integer.parseInt(args[++i]);
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("--extender-port: \"" + args[i] + "\" is not a port number");
-      }
+      flags.put(args[i], args[++i]);
     }
-    return port;
+    String port = flags.get("--extender-port");
+    if (port == null) {
+      if (!flags.isEmpty()) {
+        throw new IllegalArgumentException("the --extender-* flags need --extender-port");
+      }
+      return null;
+    }
+    return new ExtenderSettings(
+        flags.getOrDefault("--extender-address", ExtenderSettings.LOOPBACK),
+        portNumber(port),
+        Optional.ofNullable(flags.get("--extender-tls-keystore")).map(Path::of).orElse(null),
+        env.apply("EXTENDER_TLS_KEYSTORE_PASSWORD"),
+        Optional.ofNullable(flags.get("--extender-client-ca")).map(Path::of).orElse(null));
   }
 
-  private static void serveExtender(int port, KoordScheduler scheduler) {
+  private static final Set<String> EXTENDER_FLAGS =
+      Set.of("--extender-port", "--extender-address", "--extender-tls-keystore", "--extender-client-ca");
+
+  private static int portNumber(String value) {
     try {
-      ExtenderServer server = new ExtenderServer(port, scheduler.extender());
-      LOG.info("kube-scheduler extender on port {}", server.port());
+      return Integer.parseInt(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--extender-port: \"" + value + "\" is not a port number");
+    }
+  }
+
+  private static void serveExtender(ExtenderSettings settings, KoordScheduler scheduler) {
+    try {
+      ExtenderServer server = new ExtenderServer(settings, scheduler.extender());
+      LOG.info(
+          "kube-scheduler extender on {} ({})",
+          server.address(),
+          settings.tls() ? "HTTPS, client certificates required" : "HTTP");
     } catch (IOException e) {
-      LOG.error("cannot serve the extender on port {}; exiting", port, e);
+      LOG.error("cannot serve the extender on {}:{}; exiting", settings.address(), settings.port(), e);
       System.exit(1);
     }
   }

@@ -78,11 +78,11 @@ class KoordSchedulerIT {
         .atMost(Duration.ofSeconds(30))
         .until(() -> names.stream().allMatch(n -> bed.unschedulableMessage(n).isPresent()));
     double attemptsBefore = unschedulableAttempts();
-    // Longer than the waiting time: placed members time out and are retried, none binds.
+    // Every member tried and refused again (placed members wait at Permit, then are rejected
+    // with the gang): the decision was taken again, and still none binds.
     await()
-        .pollDelay(Duration.ofSeconds(6))
-        .atMost(Duration.ofSeconds(7))
-        .until(() -> true);
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> unschedulableAttempts() >= attemptsBefore + names.size());
     assertThat(names).allMatch(n -> bed.nodeOf(n).isEmpty());
     assertThat(unschedulableAttempts()).isGreaterThan(attemptsBefore);
     assertThat(names.stream().map(bed::unschedulableMessage).map(Optional::get))

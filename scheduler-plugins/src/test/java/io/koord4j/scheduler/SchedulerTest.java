@@ -10,13 +10,16 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.koord4j.api.WellKnown;
 import io.koord4j.scheduler.cache.SchedulerCache;
 import io.koord4j.scheduler.framework.ClusterEvent;
+import io.koord4j.scheduler.framework.CycleState;
 import io.koord4j.scheduler.framework.Framework;
 import io.koord4j.scheduler.framework.Plugin;
+import io.koord4j.scheduler.framework.PreBindPlugin;
+import io.koord4j.scheduler.framework.ReservePlugin;
+import io.koord4j.scheduler.framework.Status;
 import io.koord4j.scheduler.framework.WaitingPods;
 import io.koord4j.scheduler.plugins.DefaultBinder;
 import io.koord4j.scheduler.plugins.NodeResourcesFit;
 import io.koord4j.scheduler.plugins.TaintToleration;
-import io.koord4j.scheduler.plugins.coscheduling.Coscheduling;
 import io.koord4j.scheduler.plugins.coscheduling.GangResolver;
 import io.koord4j.scheduler.queue.QueuedPod;
 import io.koord4j.scheduler.queue.SchedulingQueue;
@@ -29,6 +32,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -41,15 +45,43 @@ class SchedulerTest {
   private final SchedulerCache cache = new SchedulerCache(GangResolver::gangIdOf);
   private final Map<String, String> bindings = new ConcurrentHashMap<>();
   private final Map<String, String> failures = new ConcurrentHashMap<>();
+  private final AtomicBoolean reserveThrows = new AtomicBoolean();
+  private final AtomicBoolean preBindThrows = new AtomicBoolean();
+
+  /** Throws where a test asks it to, as a plugin with a bug would. */
+  private final class Flaky implements ReservePlugin, PreBindPlugin {
+    @Override
+    public String name() {
+      return "Flaky";
+    }
+
+    @Override
+    public Status reserve(CycleState state, Pod pod, String nodeName) {
+      if (reserveThrows.get()) {
+        throw new IllegalStateException("reserve broke");
+      }
+      return Status.SUCCESS;
+    }
+
+    @Override
+    public void unreserve(CycleState state, Pod pod, String nodeName) {}
+
+    @Override
+    public Status preBind(CycleState state, Pod pod, String nodeName) {
+      if (preBindThrows.get()) {
+        throw new IllegalStateException("pre-bind broke");
+      }
+      return Status.SUCCESS;
+    }
+  }
+
   private final Framework framework =
       new Framework(
           List.<Plugin>of(
-              new Coscheduling(
-                  new GangResolver(id -> null),
-                  Coscheduling.GangCounts.of(cache::groupMembers, cache::groupPlaced),
-                  waiting),
+              TestGangs.coscheduling(cache, waiting),
               new TaintToleration(),
               new NodeResourcesFit(),
+              new Flaky(),
               new DefaultBinder(
                   (pod, node) -> {
                     bindings.put(pod.getMetadata().getName(), node);
@@ -184,6 +216,35 @@ class SchedulerTest {
     assertThat(failures).doesNotContainKey("w0");
     assertThat(failures.values()).allMatch(m -> m.contains("member default/w0 failed after it was placed"));
     assertThat(queue.contains(uid)).isFalse();
+  }
+
+  @Test
+  void aReservePluginThatThrowsLeavesThePodUnassumedAndInTheQueue() {
+    reserveThrows.set(true);
+    Pod pod = scheduleOnePodOnAFreeNode();
+
+    assertThat(cache.isAssumed(pod.getMetadata().getUid())).isFalse();
+    assertThat(queue.contains(pod.getMetadata().getUid())).isTrue();
+    assertThat(metrics.attempts(SchedulerMetrics.ERROR)).isEqualTo(1);
+  }
+
+  @Test
+  void aBindingCycleThatThrowsLeavesThePodUnassumedAndInTheQueue() {
+    preBindThrows.set(true);
+    Pod pod = scheduleOnePodOnAFreeNode();
+
+    await().atMost(Duration.ofSeconds(10))
+        .until(() -> metrics.attempts(SchedulerMetrics.ERROR) == 1);
+    assertThat(cache.isAssumed(pod.getMetadata().getUid())).isFalse();
+    assertThat(queue.contains(pod.getMetadata().getUid())).isTrue();
+  }
+
+  private Pod scheduleOnePodOnAFreeNode() {
+    cache.upsertNode(node("n", "4", "8Gi"));
+    Pod pod = pod("p", "1", "1Gi");
+    submit(pod);
+    scheduler.scheduleOne(queue.poll().orElseThrow());
+    return pod;
   }
 
   private Pod gangMember(String name, String waitingTime) {

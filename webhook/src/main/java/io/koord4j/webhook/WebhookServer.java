@@ -2,10 +2,10 @@ package io.koord4j.webhook;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.jobs.JobAdapters;
-import io.koord4j.webhook.admission.AdmissionHandler;
 import io.koord4j.webhook.admission.JobMutator;
 import io.koord4j.webhook.admission.QueueLookup;
 import io.koord4j.webhook.cache.ClusterCache;
+import io.koord4j.webhook.http.AdmissionRoute;
 import io.koord4j.webhook.http.AdmissionServer;
 import io.koord4j.webhook.registration.ClientEndpoint;
 import io.koord4j.webhook.registration.MutatingEndpoint;
@@ -47,7 +47,7 @@ public final class WebhookServer implements AutoCloseable {
   private final JobAdapters adapters;
   private final List<MutatingEndpoint> mutators;
   private final List<ValidatingEndpoint> validators;
-  private final Map<String, AdmissionHandler> routes;
+  private final Map<String, AdmissionRoute> routes;
   private final CertificateKeeper certificates;
   private final WebhookConfigurations configurations;
   private final WebhookRegistrar registrar;
@@ -222,13 +222,24 @@ public final class WebhookServer implements AutoCloseable {
     return Stream.concat(first.stream(), second.stream()).toList();
   }
 
-  private static Map<String, AdmissionHandler> routes(
+  /** Each path fails as its webhook is registered: see {@link WebhookConfigurations}. */
+  static Map<String, AdmissionRoute> routes(
       JobMutator jobs, List<MutatingEndpoint> mutators, List<ValidatingEndpoint> validators) {
-    Map<String, AdmissionHandler> routes = new HashMap<>();
-    routes.put(WebhookConfigurations.JOBS_PATH, jobs.handler(false));
-    routes.put(WebhookConfigurations.MANAGED_NAMESPACE_JOBS_PATH, jobs.handler(true));
-    mutators.forEach(mutator -> routes.put(mutator.path(), mutator.handler()));
-    validators.forEach(validator -> routes.put(validator.path(), validator.handler()));
+    Map<String, AdmissionRoute> routes = new HashMap<>();
+    routes.put(WebhookConfigurations.JOBS_PATH, AdmissionRoute.failingClosed(jobs.handler(false)));
+    routes.put(
+        WebhookConfigurations.MANAGED_NAMESPACE_JOBS_PATH,
+        AdmissionRoute.failingClosed(jobs.handler(true)));
+    routes.put(
+        WebhookConfigurations.DEFAULT_QUEUE_JOBS_PATH,
+        AdmissionRoute.failingOpen(jobs.handler(false)));
+    mutators.forEach(
+        mutator ->
+            routes.put(
+                mutator.path(),
+                new AdmissionRoute(mutator.handler(), "Ignore".equals(mutator.failurePolicy()))));
+    validators.forEach(
+        validator -> routes.put(validator.path(), AdmissionRoute.failingClosed(validator.handler())));
     return routes;
   }
 }

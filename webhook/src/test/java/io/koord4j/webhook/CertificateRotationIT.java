@@ -11,6 +11,8 @@ import io.koord4j.api.WellKnown;
 import io.koord4j.jobs.JobAdapters;
 import io.koord4j.webhook.admission.FixedQueues;
 import io.koord4j.webhook.tls.TlsMaterial;
+import java.math.BigInteger;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +23,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -65,6 +71,7 @@ class CertificateRotationIT {
         () -> createJob("warm-up-" + UUID.randomUUID().toString().substring(0, 5)),
         job -> Boolean.TRUE.equals(job.getSpec().getSuspend()));
     TlsMaterial before = material();
+    BigInteger servedBefore = servedSerial();
 
     Queue<String> failures = new ConcurrentLinkedQueue<>();
     AtomicInteger unsuspended = new AtomicInteger();
@@ -96,6 +103,40 @@ class CertificateRotationIT {
     assertThat(unsuspended).hasValue(0);
     assertThat(after.signer().certificate()).isNotEqualTo(before.signer().certificate());
     assertThat(after.serving().certificate()).isNotEqualTo(before.serving().certificate());
+    // The renewed certificate in the Secret is also the one the server presents.
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+      BigInteger served = servedSerial();
+      assertThat(served).as("serial served after rotation").isNotEqualTo(servedBefore)
+          .isEqualTo(material().serving().certificate().getSerialNumber());
+    });
+  }
+
+  /**
+   * The serial number of the certificate the webhook presents in a TLS handshake. The peer is
+   * not verified: only what it presents is read.
+   */
+  private BigInteger servedSerial() throws Exception {
+    SSLContext context = SSLContext.getInstance("TLS");
+    context.init(null, new TrustManager[] {new ReadOnlyTrust()}, null);
+    try (SSLSocket socket =
+        (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", server.port())) {
+      socket.startHandshake();
+      return ((X509Certificate) socket.getSession().getPeerCertificates()[0]).getSerialNumber();
+    }
+  }
+
+  /** Accepts any server certificate, so that the test can read which one is served. */
+  private static final class ReadOnlyTrust implements X509TrustManager {
+    @Override
+    public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+
+    @Override
+    public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+
+    @Override
+    public X509Certificate[] getAcceptedIssuers() {
+      return new X509Certificate[0];
+    }
   }
 
   /** Each exception in the cause chain with its class, so that a failure says what it was. */

@@ -5,6 +5,8 @@ import java.util.Objects;
 /**
  * One Queue as the admission core sees it.
  *
+ * @param name what identifies the queue; Queue objects are namespaced, so the manager passes
+ *     {@code namespace/name}
  * @param priority higher queues are served first
  * @param preemptionEnabled a pending unit may preempt strictly lower-priority admitted units of
  *     the same queue and quota ({@code koord-queue/enable-queueunit-preemption})

@@ -8,6 +8,7 @@ import java.util.Objects;
  * One queue unit (a job's gang) as the admission core sees it.
  *
  * @param id {@code namespace/name} of the QueueUnit
+ * @param queue the {@link QueueConfig#name} of the queue the unit waits in
  * @param quota the leaf ElasticQuota the unit uses
  * @param arrival when the unit was first enqueued; earlier units go first among equal priority
  * @param request total of all pod sets; admitted all at once or not at all

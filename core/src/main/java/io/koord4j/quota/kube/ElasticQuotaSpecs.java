@@ -108,8 +108,11 @@ public final class ElasticQuotaSpecs {
     return quota.getSpec() == null ? null : quota.getSpec().getMax();
   }
 
-  /** A JSON resource-list annotation; null when absent or malformed. */
-  private static ResourceVector lenientResourceList(ElasticQuota quota, String key) {
+  /**
+   * A JSON resource-list annotation such as {@code runtime}, as controllers read it: null when
+   * absent or malformed.
+   */
+  public static ResourceVector lenientResourceList(ElasticQuota quota, String key) {
     String json = annotations(quota).get(key);
     if (json == null || json.isBlank()) {
       return null;

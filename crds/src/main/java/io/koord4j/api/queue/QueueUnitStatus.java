@@ -13,6 +13,13 @@ public class QueueUnitStatus {
   private String phase;
 
   private Long attempts;
+
+  /**
+   * 1-based place among the Enqueued units of its queue, in the order the queue admits them;
+   * absent unless Enqueued. {@link #message} says what the unit waits for.
+   */
+  private Integer positionInQueue;
+
   private String message;
   private String lastUpdateTime;
   private String lastAllocateTime;
@@ -36,6 +43,14 @@ public class QueueUnitStatus {
 
   public void setAttempts(Long attempts) {
     this.attempts = attempts;
+  }
+
+  public Integer getPositionInQueue() {
+    return positionInQueue;
+  }
+
+  public void setPositionInQueue(Integer positionInQueue) {
+    this.positionInQueue = positionInQueue;
   }
 
   public String getMessage() {

@@ -1,5 +1,6 @@
 package io.koord4j.manager.admission;
 
+import io.koord4j.quota.kube.QuotaResolver;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -73,9 +74,13 @@ public final class AdmissionLoop implements AutoCloseable {
 
   private final Map<String, QueueUnit> units = new HashMap<>();
   private final Map<String, ElasticQuota> quotas = new HashMap<>();
+  /** By {@link QueueKeys key}: namespace/name. */
   private final Map<String, Queue> queues = new HashMap<>();
   private final Map<String, ResourceVector> nodes = new HashMap<>();
-  /** Per unit, the resourceVersion of our last write: older events are stale and ignored. */
+  /**
+   * Per unit, the resourceVersion of our last write: older events are stale, and the event of the
+   * write itself tells nothing new; both are ignored.
+   */
   private final Map<String, Long> written = new HashMap<>();
   /** Per unit, the kind of wait last announced with an event. */
   private final Map<String, String> announced = new HashMap<>();
@@ -175,7 +180,8 @@ public final class AdmissionLoop implements AutoCloseable {
 
   private void onUnit(QueueUnit unit) {
     String id = UnitSpecs.id(unit);
-    if (resourceVersion(unit) < written.getOrDefault(id, 0L)) {
+    // Older than our last write, or its echo: the core knows it already.
+    if (resourceVersion(unit) <= written.getOrDefault(id, 0L)) {
       return;
     }
     units.put(id, unit);
@@ -193,8 +199,10 @@ public final class AdmissionLoop implements AutoCloseable {
   }
 
   private void onQuota(ElasticQuota quota) {
-    quotas.put(quota.getMetadata().getName(), quota);
-    quotasChanged();
+    ElasticQuota before = quotas.put(quota.getMetadata().getName(), quota);
+    if (before == null || !QuotaResolver.sameForAdmission(before, quota)) {
+      quotasChanged();
+    }
   }
 
   private void onQuotaGone(ElasticQuota quota) {
@@ -214,15 +222,28 @@ public final class AdmissionLoop implements AutoCloseable {
   }
 
   private void onQueue(Queue queue) {
-    queues.put(queue.getMetadata().getName(), queue);
+    boolean added = queues.put(QueueKeys.of(queue), queue) == null;
     core.upsertQueue(QueueConfigs.from(queue));
+    if (added) {
+      refeedUnitsNaming(queue);
+    }
     passSoon();
   }
 
   private void onQueueGone(Queue queue) {
-    queues.remove(queue.getMetadata().getName());
-    core.removeQueue(queue.getMetadata().getName());
+    queues.remove(QueueKeys.of(queue));
+    core.removeQueue(QueueKeys.of(queue));
+    refeedUnitsNaming(queue);
     passSoon();
+  }
+
+  /** Units naming the queue's name may now resolve to another namespace's Queue of that name. */
+  private void refeedUnitsNaming(Queue queue) {
+    String name = queue.getMetadata().getName();
+    units.values().stream()
+        .filter(unit -> name.equals(unit.getSpec().getQueue()) || unit.getSpec().getQueue() == null)
+        .toList()
+        .forEach(this::feed);
   }
 
   private void onNode(Node node) {
@@ -249,7 +270,7 @@ public final class AdmissionLoop implements AutoCloseable {
    */
   private void feed(QueueUnit unit) {
     String id = UnitSpecs.id(unit);
-    core.upsertUnit(UnitSpecs.from(unit, QuotaResolver.resolve(unit, quotas)));
+    core.upsertUnit(UnitSpecs.from(unit, QuotaResolver.resolve(unit, quotas), queues));
     QueueUnitStatus status = unit.getStatus();
     if (UnitStatuses.isFinished(status)) {
       core.markFinished(id);
@@ -315,7 +336,7 @@ public final class AdmissionLoop implements AutoCloseable {
         : UnitStatuses.reserved(unit, spec.quota(), checks, now);
     if (store(unit, admitted, now)) {
       announced.remove(id);
-      observer.admitted(unit.getSpec().getQueue(), Duration.between(created(unit), now));
+      observer.admitted(spec.queue(), Duration.between(created(unit), now));
     }
   }
 
@@ -327,14 +348,21 @@ public final class AdmissionLoop implements AutoCloseable {
     }
   }
 
-  /** Says why a unit waits; an event only when the kind of wait changes. */
+  /**
+   * Says why a unit waits, when the kind of wait or the phase changes: amounts that move with
+   * every admission elsewhere are not worth a write per waiting unit. An event only when the kind
+   * of wait changes.
+   */
   private void explain(WaitingUnit waiting, Instant now) {
     String id = waiting.unitId();
     QueueUnit unit = units.get(id);
-    UnitStatus status = core.status(id).orElseThrow();
-    store(unit, UnitStatuses.waiting(unit, waiting, status, now), now);
+    QueueUnitStatus desired = UnitStatuses.waiting(unit, waiting, core.status(id).orElseThrow(), now);
     String kind = UnitStatuses.waitKind(waiting.reason());
-    if (!kind.equals(announced.put(id, kind))) {
+    boolean newKind = !kind.equals(announced.put(id, kind));
+    if (newKind || UnitStatuses.changesMoreThanItsWaitMessage(unit.getStatus(), desired)) {
+      store(unit, desired, now);
+    }
+    if (newKind) {
       recorder.event(unit, "Normal", UnitStatuses.REASON_PENDING, waiting.reason().message(), now);
     }
   }
@@ -376,6 +404,7 @@ public final class AdmissionLoop implements AutoCloseable {
       return;
     }
     written.remove(id);
+    announced.remove(id);
     if (fresh == null) {
       onUnitGone(units.get(id));
       return;
@@ -405,13 +434,12 @@ public final class AdmissionLoop implements AutoCloseable {
         .forEach(status -> admitted.merge(status.spec().queue(), 1L, Long::sum));
     Map<String, AdmissionSnapshot.QueueFigures> queueFigures = new HashMap<>();
     queues.forEach(
-        (name, queue) ->
+        (key, queue) ->
             queueFigures.put(
-                name,
+                key,
                 new AdmissionSnapshot.QueueFigures(
-                    queue.getMetadata().getNamespace(),
-                    QueueItems.of(name, pass.waiting().values(), units),
-                    admitted.getOrDefault(name, 0L))));
+                    QueueItems.of(key, pass.waiting().values(), units),
+                    admitted.getOrDefault(key, 0L))));
     return new AdmissionSnapshot(quotaFigures, queueFigures);
   }
 

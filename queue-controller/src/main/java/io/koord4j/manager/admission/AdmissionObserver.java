@@ -5,6 +5,8 @@ import java.time.Duration;
 /** Told of each admission, e.g. to record how long units wait. */
 @FunctionalInterface
 public interface AdmissionObserver {
-  /** @param waited from the unit's creation (its enqueue) to its admission */
+  /**
+   * @param queue the unit's queue, by {@link QueueKeys key} (namespace/name)
+   * @param waited from the unit's creation (its enqueue) to its admission */
   void admitted(String queue, Duration waited);
 }

@@ -10,7 +10,7 @@ import java.util.Map;
  * the metrics. Immutable.
  *
  * @param quotas figures per ElasticQuota name
- * @param queues per Queue name: where it lives and which units wait in it
+ * @param queues per Queue {@link QueueKeys key} (namespace/name): which units wait in it
  */
 public record AdmissionSnapshot(Map<String, QuotaFigures> quotas, Map<String, QueueFigures> queues) {
 
@@ -30,12 +30,10 @@ public record AdmissionSnapshot(Map<String, QuotaFigures> quotas, Map<String, Qu
       String namespace, ResourceVector used, ResourceVector runtime, ResourceVector request) {}
 
   /**
-   * @param namespace where the Queue object lives
    * @param items {@code active} and {@code backoff} lists, as in the Queue's status
    * @param admitted how many of the queue's units hold quota
    */
-  public record QueueFigures(
-      String namespace, Map<String, List<QueueItemDetail>> items, long admitted) {
+  public record QueueFigures(Map<String, List<QueueItemDetail>> items, long admitted) {
 
     public long pending() {
       return items.values().stream().mapToLong(List::size).sum();

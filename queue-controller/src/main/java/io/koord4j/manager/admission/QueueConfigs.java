@@ -26,7 +26,7 @@ public final class QueueConfigs {
             : WellKnown.readQueueKey(labels, WellKnown.QUEUE_POLICY_LABEL);
     Integer priority = queue.getSpec() == null ? null : queue.getSpec().getPriority();
     return new QueueConfig(
-        queue.getMetadata().getName(),
+        QueueKeys.of(queue),
         QueuePolicy.fromSpec(policy),
         priority == null ? 0 : priority,
         "true".equals(WellKnown.readQueueKey(annotations, WellKnown.ENABLE_QUEUEUNIT_PREEMPTION)),

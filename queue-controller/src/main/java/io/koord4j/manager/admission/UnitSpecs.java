@@ -1,10 +1,13 @@
 package io.koord4j.manager.admission;
 
+import io.koord4j.quota.kube.QuotaResolver;
+import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitSpec;
 import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.queue.core.UnitSpec;
 import java.time.Instant;
+import java.util.Map;
 
 /** Reads a QueueUnit as the core's {@link UnitSpec}. */
 public final class UnitSpecs {
@@ -14,13 +17,18 @@ public final class UnitSpecs {
     return unit.getMetadata().getNamespace() + "/" + unit.getMetadata().getName();
   }
 
-  /** @param quota the leaf quota the unit resolves to (see {@link QuotaResolver}) */
-  public static UnitSpec from(QueueUnit unit, String quota) {
+  /**
+   * @param quota the leaf quota the unit resolves to (see {@link QuotaResolver}); a unit that names
+   *     no queue waits in the queue named like it
+   * @param queues every Queue, by {@link QueueKeys key}
+   */
+  public static UnitSpec from(QueueUnit unit, String quota, Map<String, Queue> queues) {
     QueueUnitSpec spec = unit.getSpec();
     String created = unit.getMetadata().getCreationTimestamp();
+    String queue = spec.getQueue() == null ? quota : spec.getQueue();
     return new UnitSpec(
         id(unit),
-        spec.getQueue() == null ? quota : spec.getQueue(),
+        QueueKeys.resolve(unit.getMetadata().getNamespace(), queue, queues),
         quota,
         spec.getPriority() == null ? 0 : spec.getPriority(),
         created == null ? Instant.EPOCH : Instant.parse(created),

@@ -46,6 +46,7 @@ public final class UnitStatuses {
   public static QueueUnitStatus admitted(QueueUnit unit, String quota, Instant now) {
     QueueUnitStatus status = copy(unit.getStatus());
     status.setPhase(QueueUnitPhase.DEQUEUED);
+    status.setPositionInQueue(null);
     status.setMessage("admitted by quota \"" + quota + "\"");
     status.setLastAllocateTime(now.toString());
     endBackoff(status);
@@ -186,14 +187,19 @@ public final class UnitStatuses {
     return status;
   }
 
-  /** A unit that waits; its QuotaReserved condition says why (quota, resource, amounts). */
+  /**
+   * A unit that waits; its message and QuotaReserved condition say why (quota, resource,
+   * amounts), and an Enqueued unit carries its position in the queue.
+   */
   public static QueueUnitStatus waiting(
       QueueUnit unit, WaitingUnit waiting, UnitStatus core, Instant now) {
     QueueUnitStatus status = copy(unit.getStatus());
     if (waiting.phase() == UnitPhase.BACKOFF) {
       backOff(status, core);
+      status.setPositionInQueue(null);
     } else {
       status.setPhase(QueueUnitPhase.ENQUEUED);
+      status.setPositionInQueue(waiting.position());
     }
     String message = waiting.reason().message();
     status.setMessage(message);
@@ -201,6 +207,27 @@ public final class UnitStatuses {
         set(status.getConditions(), QueueUnitConditions.QUOTA_RESERVED, false,
             reasonOf(waiting.reason()), message, now));
     return status;
+  }
+
+  /**
+   * Whether {@code desired} differs from {@code current} in more than the texts that explain a
+   * wait (the status message and the QuotaReserved condition's): a wait of the same kind whose
+   * amounts moved is not worth a write.
+   */
+  public static boolean changesMoreThanItsWaitMessage(
+      QueueUnitStatus current, QueueUnitStatus desired) {
+    return !Json.same(withoutWaitMessage(current), withoutWaitMessage(desired));
+  }
+
+  private static QueueUnitStatus withoutWaitMessage(QueueUnitStatus status) {
+    QueueUnitStatus stripped = copy(status);
+    stripped.setMessage(null);
+    stripped.setLastUpdateTime(null);
+    Condition reserved = find(stripped.getConditions(), QueueUnitConditions.QUOTA_RESERVED);
+    if (reserved != null) {
+      reserved.setMessage(null);
+    }
+    return stripped;
   }
 
   /** {@code QuotaShortage}, {@code BlockedBehind}, ...: the kind of wait, for the condition. */

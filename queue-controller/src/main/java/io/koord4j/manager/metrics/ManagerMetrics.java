@@ -3,6 +3,7 @@ package io.koord4j.manager.metrics;
 import io.koord4j.manager.admission.AdmissionObserver;
 import io.koord4j.manager.admission.AdmissionSnapshot;
 import io.koord4j.manager.admission.AdmissionSnapshots;
+import io.koord4j.manager.admission.QueueKeys;
 import io.koord4j.quota.ResourceVector;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
@@ -14,7 +15,8 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * The manager's Prometheus metrics: units pending and admitted per queue, how long units wait
+ * The manager's Prometheus metrics: units pending and admitted per queue (labels {@code
+ * namespace} and {@code queue}), how long units wait
  * from enqueue to admission, and quota used and runtime per quota and resource. CPU is in cores.
  */
 public final class ManagerMetrics implements AdmissionObserver {
@@ -44,7 +46,7 @@ public final class ManagerMetrics implements AdmissionObserver {
   public void admitted(String queue, Duration waited) {
     Timer.builder("koord4j.admission.latency")
         .description("time from a unit's enqueue to its admission")
-        .tag("queue", String.valueOf(queue))
+        .tags(queueTags(queue))
         .publishPercentileHistogram()
         .register(registry)
         .record(waited);
@@ -56,12 +58,17 @@ public final class ManagerMetrics implements AdmissionObserver {
         .queues()
         .forEach(
             (queue, figures) -> {
-              unitRows.add(MultiGauge.Row.of(Tags.of("queue", queue, "state", "pending"), figures.pending()));
-              unitRows.add(MultiGauge.Row.of(Tags.of("queue", queue, "state", "admitted"), figures.admitted()));
+              unitRows.add(MultiGauge.Row.of(queueTags(queue).and("state", "pending"), figures.pending()));
+              unitRows.add(MultiGauge.Row.of(queueTags(queue).and("state", "admitted"), figures.admitted()));
             });
     units.register(unitRows, true);
     quotaUsed.register(quotaRows(snapshot, AdmissionSnapshot.QuotaFigures::used), true);
     quotaRuntime.register(quotaRows(snapshot, AdmissionSnapshot.QuotaFigures::runtime), true);
+  }
+
+  /** Queues are namespaced: {@code default} may exist in every namespace. */
+  private static Tags queueTags(String key) {
+    return Tags.of("namespace", QueueKeys.namespace(key), "queue", QueueKeys.name(key));
   }
 
   private static List<MultiGauge.Row<?>> quotaRows(

@@ -40,6 +40,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class BatchResourceReconciler implements Reconciler<Node> {
   public static final String NAME = "batchresources";
+  /** Colocation is opt-in, as in Koordinator: the controller runs only when this is true. */
+  public static final String SWITCH = "KOORD4J_BATCH_RESOURCES";
   /** What batch resources the node has before third parties take their share. */
   public static final String ORIGIN_ANNOTATION = "node.koordinator.sh/originExtendedAllocatable";
   private static final Logger LOG = LoggerFactory.getLogger(BatchResourceReconciler.class);
@@ -54,11 +56,15 @@ public final class BatchResourceReconciler implements Reconciler<Node> {
   }
 
   /**
-   * The controller, unless the cluster lacks NodeMetrics. The ConfigMap is read from {@code
+   * The controller, when {@value #SWITCH} is true and the cluster serves NodeMetrics. The ConfigMap is read from {@code
    * KOORD4J_SLO_CONFIG_NAMESPACE}, else koord4j's namespace {@code KOORD4J_NAMESPACE}
    * ({@code koord4j-system}).
    */
   public static Optional<BatchResourceReconciler> forCluster(KubernetesClient client, Map<String, String> env, Clock clock) {
+    if (!Boolean.parseBoolean(env.get(SWITCH))) {
+      LOG.info("batch resources are off; {}=true turns them on", SWITCH);
+      return Optional.empty();
+    }
     if (!client.supports(NodeMetric.class)) {
       LOG.info("NodeMetric is not installed; nodes get no batch resources until the manager restarts after it is");
       return Optional.empty();

@@ -1,55 +1,41 @@
 package io.koord4j.manager.queue;
 
-import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
-import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
-import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
-import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueStatus;
 import io.koord4j.manager.admission.AdmissionSnapshot.QueueFigures;
 import io.koord4j.manager.admission.AdmissionSnapshots;
-import io.koord4j.manager.admission.SnapshotEventSource;
+import io.koord4j.manager.admission.AdmissionSnapshot;
+import io.koord4j.manager.admission.QueueKeys;
 import io.koord4j.manager.support.Json;
-import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
 /** Publishes each Queue's waiting units and their positions in {@code status.queueItemDetails}. */
-public class QueueReconciler implements Reconciler<Queue> {
+public final class QueueReconciler {
 
+  private final KubernetesClient client;
   private final AdmissionSnapshots snapshots;
 
-  public QueueReconciler(AdmissionSnapshots snapshots) {
+  public QueueReconciler(KubernetesClient client, AdmissionSnapshots snapshots) {
+    this.client = client;
     this.snapshots = snapshots;
   }
 
-  @Override
-  public List<EventSource<?, Queue>> prepareEventSources(EventSourceContext<Queue> context) {
-    return List.of(
-        new SnapshotEventSource<>(
-            "queue-items",
-            snapshots,
-            snapshot ->
-                snapshot.queues().entrySet().stream()
-                    .collect(
-                        Collectors.toMap(
-                            e -> new ResourceID(e.getKey(), e.getValue().namespace()),
-                            e -> Json.tree(e.getValue().items())))));
+  /** Each Queue's positions in a snapshot, by the object's {@code namespace/name}. */
+  public static Map<String, ?> positions(AdmissionSnapshot snapshot) {
+    return snapshot.queues().entrySet().stream()
+        .collect(Collectors.toMap(Map.Entry::getKey, e -> Json.tree(e.getValue().items())));
   }
 
-  @Override
-  public UpdateControl<Queue> reconcile(Queue queue, Context<Queue> context) {
-    QueueFigures figures = snapshots.latest().queues().get(queue.getMetadata().getName());
+  public void reconcile(Queue queue) {
+    QueueFigures figures = snapshots.latest().queues().get(QueueKeys.of(queue));
     if (figures == null
-        || !figures.namespace().equals(queue.getMetadata().getNamespace())
         || (queue.getStatus() != null
             && Json.same(queue.getStatus().getQueueItemDetails(), figures.items()))) {
-      return UpdateControl.noUpdate();
+      return;
     }
-    context
-        .getClient()
+    client
         .resources(Queue.class)
         .inNamespace(queue.getMetadata().getNamespace())
         .withName(queue.getMetadata().getName())
@@ -60,6 +46,5 @@ public class QueueReconciler implements Reconciler<Queue> {
               q.setStatus(status);
               return q;
             });
-    return UpdateControl.noUpdate();
   }
 }

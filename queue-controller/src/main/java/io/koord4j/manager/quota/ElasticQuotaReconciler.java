@@ -6,12 +6,6 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
-import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
-import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
-import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueSpec;
@@ -19,12 +13,11 @@ import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.api.quota.ElasticQuotaStatus;
 import io.koord4j.manager.admission.AdmissionSnapshot.QuotaFigures;
 import io.koord4j.manager.admission.AdmissionSnapshots;
-import io.koord4j.manager.admission.SnapshotEventSource;
+import io.koord4j.manager.admission.AdmissionSnapshot;
 import io.koord4j.manager.support.KubeObjects;
 import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.quota.ResourceVector;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Collectors;
@@ -34,38 +27,29 @@ import java.util.stream.Collectors;
  * runtime and request annotations (JSON ResourceLists), and gives each quota a Queue of the same
  * name in {@value Queue#DEFAULT_NAMESPACE}, as koord-queue does.
  */
-public class ElasticQuotaReconciler implements Reconciler<ElasticQuota> {
+public final class ElasticQuotaReconciler {
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  private final KubernetesClient client;
   private final AdmissionSnapshots snapshots;
 
-  public ElasticQuotaReconciler(AdmissionSnapshots snapshots) {
+  public ElasticQuotaReconciler(KubernetesClient client, AdmissionSnapshots snapshots) {
+    this.client = client;
     this.snapshots = snapshots;
   }
 
-  @Override
-  public List<EventSource<?, ElasticQuota>> prepareEventSources(
-      EventSourceContext<ElasticQuota> context) {
-    return List.of(
-        new SnapshotEventSource<>(
-            "quota-figures",
-            snapshots,
-            snapshot ->
-                snapshot.quotas().entrySet().stream()
-                    .collect(
-                        Collectors.toMap(
-                            e -> new ResourceID(e.getKey(), e.getValue().namespace()),
-                            Map.Entry::getValue))));
+  /** Each ElasticQuota's figures in a snapshot, by the object's {@code namespace/name}. */
+  public static Map<String, ?> figures(AdmissionSnapshot snapshot) {
+    return snapshot.quotas().entrySet().stream()
+        .collect(
+            Collectors.toMap(e -> e.getValue().namespace() + "/" + e.getKey(), Map.Entry::getValue));
   }
 
-  @Override
-  public UpdateControl<ElasticQuota> reconcile(ElasticQuota quota, Context<ElasticQuota> context)
-      throws JsonProcessingException {
-    KubernetesClient client = context.getClient();
+  public void reconcile(ElasticQuota quota) throws JsonProcessingException {
     ensureQueue(quota.getMetadata().getName(), client);
     QuotaFigures figures = snapshots.latest().quotas().get(quota.getMetadata().getName());
     if (figures == null) {
-      return UpdateControl.noUpdate();
+      return;
     }
     Map<String, String> annotations =
         Map.of(
@@ -105,7 +89,6 @@ public class ElasticQuotaReconciler implements Reconciler<ElasticQuota> {
                 return q;
               });
     }
-    return UpdateControl.noUpdate();
   }
 
   private static void ensureQueue(String name, KubernetesClient client) {

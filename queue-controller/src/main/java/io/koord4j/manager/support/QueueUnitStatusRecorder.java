@@ -1,5 +1,9 @@
 package io.koord4j.manager.support;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.koord4j.api.queue.QueueUnit;
@@ -37,8 +41,28 @@ public final class QueueUnitStatusRecorder {
     return Optional.of(client.resource(updated).updateStatus());
   }
 
-  /** A Kubernetes Event on the unit; a failure is only logged, events are best effort. */
+  /**
+   * A Kubernetes Event on the unit and on the job it stands for, where its user looks; a failure
+   * is only logged, events are best effort.
+   */
   public void event(QueueUnit unit, String type, String reason, String message, Instant now) {
     KubeObjects.event(client, unit, type, reason, message, now);
+    ObjectReference job = unit.getSpec() == null ? null : unit.getSpec().getConsumerRef();
+    if (job != null && job.getName() != null) {
+      KubeObjects.event(client, reference(job, unit.getMetadata().getNamespace()), type, reason, message, now);
+    }
+  }
+
+  /** The job as an object an Event can name: its apiVersion, kind, name and uid. */
+  private static HasMetadata reference(ObjectReference job, String namespace) {
+    GenericKubernetesResource object = new GenericKubernetesResource();
+    object.setApiVersion(job.getApiVersion());
+    object.setKind(job.getKind());
+    object.setMetadata(new ObjectMetaBuilder()
+        .withNamespace(job.getNamespace() == null ? namespace : job.getNamespace())
+        .withName(job.getName())
+        .withUid(job.getUid())
+        .build());
+    return object;
   }
 }

@@ -1,5 +1,6 @@
 package io.koord4j.manager.admission;
 
+import io.koord4j.quota.kube.QuotaResolver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -10,11 +11,20 @@ import io.koord4j.api.queue.QueueSpec;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitSpec;
 import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.queue.core.AdmissionCore;
+import io.koord4j.queue.core.AdmissionPass;
 import io.koord4j.queue.core.Backoff;
 import io.koord4j.queue.core.QueueConfig;
 import io.koord4j.queue.core.QueuePolicy;
+import io.koord4j.queue.core.UnitSpec;
+import io.koord4j.quota.QuotaSpec;
+import io.koord4j.quota.ResourceVector;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /** Queues and QueueUnits as the admission core reads them, and the quota a unit uses. */
@@ -61,19 +71,90 @@ class ClusterTranslationTest {
   }
 
   @Test
+  void theFiguresTheManagerPublishesOnAQuotaDoNotChangeItForAdmission() {
+    ElasticQuota before = quota("team", Map.of(WellKnown.QUOTA_NAMESPACES, "[\"a\"]"));
+    ElasticQuota published = quota("team", Map.of(WellKnown.QUOTA_NAMESPACES, "[\"a\"]",
+        WellKnown.QUOTA_RUNTIME, "{\"cpu\":\"4\"}", WellKnown.QUOTA_REQUEST, "{\"cpu\":\"6\"}"));
+    ElasticQuota rebound = quota("team", Map.of(WellKnown.QUOTA_NAMESPACES, "[\"b\"]"));
+    ElasticQuota shared = quota("team", Map.of(WellKnown.QUOTA_NAMESPACES, "[\"a\"]",
+        WellKnown.QUOTA_SHARED_WEIGHT, "{\"cpu\":\"2\"}"));
+
+    assertThat(QuotaResolver.sameForAdmission(before, published)).isTrue();
+    assertThat(QuotaResolver.sameForAdmission(before, rebound)).isFalse();
+    assertThat(QuotaResolver.sameForAdmission(before, shared)).isFalse();
+  }
+
+  @Test
   void aUnitsSpecCarriesItsQueuePriorityArrivalAndTotalRequest() {
     QueueUnit unit = unit("ns", "gpu", Map.of());
     unit.getMetadata().setCreationTimestamp("2026-01-02T03:04:05Z");
     unit.getSpec().setPriority(7);
     unit.getSpec().setResource(Map.of("cpu", new Quantity("6")));
 
-    var spec = UnitSpecs.from(unit, "gpu");
+    var spec = UnitSpecs.from(unit, "gpu", Map.of());
 
     assertThat(spec.id()).isEqualTo("ns/job");
-    assertThat(spec.queue()).isEqualTo("gpu");
+    assertThat(spec.queue()).isEqualTo("ns/gpu");
     assertThat(spec.priority()).isEqualTo(7);
     assertThat(spec.arrival()).hasToString("2026-01-02T03:04:05Z");
     assertThat(spec.request().get("cpu")).isEqualTo(6000);
+  }
+
+  /**
+   * Queue is namespaced: a Block queue {@code default} in namespace a and a Priority queue {@code
+   * default} in namespace b are two queues. In a, a small unit waits behind a head that does not
+   * fit; in b it passes.
+   */
+  @Test
+  void sameNamedQueuesOfTwoNamespacesAreTwoQueues() {
+    AdmissionCore core = new AdmissionCore(new SplittableRandom(1));
+    core.setClusterTotal(ResourceVector.of("cpu", 8000));
+    core.upsertQuota(QuotaSpec.leaf("a", "", ResourceVector.of("cpu", 4000), ResourceVector.of("cpu", 4000)));
+    core.upsertQuota(QuotaSpec.leaf("b", "", ResourceVector.of("cpu", 4000), ResourceVector.of("cpu", 4000)));
+    List<Queue> queues = List.of(queue("a", "default", "Block"), queue("b", "default", "Priority"));
+    queues.forEach(queue -> core.upsertQueue(QueueConfigs.from(queue)));
+    for (String namespace : List.of("a", "b")) {
+      core.upsertUnit(sized(namespace, "big", 5, queues));
+      core.upsertUnit(sized(namespace, "small", 1, queues));
+    }
+
+    AdmissionPass pass = core.pass(Instant.parse("2026-01-01T00:00:10Z"));
+
+    assertThat(pass.admitted()).containsExactly("b/small");
+    assertThat(pass.waiting().get("a/small").reason().message()).contains("a/big");
+  }
+
+  private static UnitSpec sized(String namespace, String name, int cpus, List<Queue> queues) {
+    QueueUnit unit = unit(namespace, "default", Map.of());
+    unit.getMetadata().setName(name);
+    unit.getMetadata().setCreationTimestamp(name.equals("big") ? "2026-01-01T00:00:00Z" : "2026-01-01T00:00:01Z");
+    unit.getSpec().setResource(Map.of("cpu", new Quantity(Integer.toString(cpus))));
+    return UnitSpecs.from(unit, namespace, byKey(queues));
+  }
+
+  @Test
+  void aUnitWaitsInItsNamespacesQueueElseInTheSharedOneOfThatName() {
+    Map<String, Queue> queues =
+        byKey(List.of(queue("a", "default", null), queue(Queue.DEFAULT_NAMESPACE, "default", null),
+            queue(Queue.DEFAULT_NAMESPACE, "gpu", null)));
+
+    assertThat(UnitSpecs.from(unit("a", "default", Map.of()), "q", queues).queue()).isEqualTo("a/default");
+    assertThat(UnitSpecs.from(unit("b", "default", Map.of()), "q", queues).queue())
+        .isEqualTo("koord-queue/default");
+    assertThat(UnitSpecs.from(unit("a", "gpu", Map.of()), "q", queues).queue()).isEqualTo("koord-queue/gpu");
+    assertThat(UnitSpecs.from(unit("a", "none", Map.of()), "q", queues).queue()).isEqualTo("a/none");
+  }
+
+  private static Map<String, Queue> byKey(List<Queue> queues) {
+    return queues.stream().collect(Collectors.toMap(QueueKeys::of, queue -> queue));
+  }
+
+  static Queue queue(String namespace, String name, String policy) {
+    Queue queue = new Queue();
+    queue.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+    queue.setSpec(new QueueSpec());
+    queue.getSpec().setQueuePolicy(policy);
+    return queue;
   }
 
   static ElasticQuota quota(String name, Map<String, String> annotations) {

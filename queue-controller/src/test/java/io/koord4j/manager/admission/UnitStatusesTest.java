@@ -16,6 +16,7 @@ import io.koord4j.queue.core.UnitSpec;
 import io.koord4j.queue.core.UnitStatus;
 import io.koord4j.queue.core.WaitReason;
 import io.koord4j.queue.core.WaitingUnit;
+import io.koord4j.quota.AdmissionResult;
 import io.koord4j.quota.ResourceVector;
 import java.time.Instant;
 import java.util.List;
@@ -114,6 +115,43 @@ class UnitStatusesTest {
     assertThat(again.getMessage()).contains("blocked behind ns/big");
     assertThat(again.getConditions()).singleElement()
         .satisfies(c -> assertThat(c.getReason()).isEqualTo("BlockedBehind"));
+  }
+
+  @Test
+  void anEnqueuedUnitCarriesItsPositionWhichIsWrittenOnlyWhenItMovesAndDroppedOnAdmission() {
+    QueueUnit unit = unit();
+    WaitReason full = new WaitReason.BlockedBehind("ns/big");
+    UnitStatus core = new UnitStatus(spec(), UnitPhase.PENDING, 0, null, null, false, false);
+    unit.setStatus(UnitStatuses.waiting(unit, new WaitingUnit("ns/job", "q", UnitPhase.PENDING, 3, full), core, T0));
+
+    QueueUnitStatus same = UnitStatuses.waiting(unit, new WaitingUnit("ns/job", "q", UnitPhase.PENDING, 3, full), core, T1);
+    QueueUnitStatus moved = UnitStatuses.waiting(unit, new WaitingUnit("ns/job", "q", UnitPhase.PENDING, 2, full), core, T1);
+
+    assertThat(unit.getStatus().getPositionInQueue()).isEqualTo(3);
+    assertThat(Json.same(unit.getStatus(), same)).as("same place, same reason: nothing to write").isTrue();
+    assertThat(moved.getPositionInQueue()).isEqualTo(2);
+    assertThat(Json.same(unit.getStatus(), moved)).isFalse();
+    assertThat(UnitStatuses.admitted(unit, "nlp", T1).getPositionInQueue()).isNull();
+  }
+
+  @Test
+  void aShortageWhoseAmountsAloneChangeIsNoNewsButABackoffIs() {
+    QueueUnit unit = unit();
+    UnitStatus pending = new UnitStatus(spec(), UnitPhase.PENDING, 0, null, null, false, false);
+    unit.setStatus(UnitStatuses.waiting(unit, shortage(UnitPhase.PENDING, 3000), pending, T0));
+
+    QueueUnitStatus lessFree = UnitStatuses.waiting(unit, shortage(UnitPhase.PENDING, 1000), pending, T1);
+    UnitStatus backingOff = new UnitStatus(spec(), UnitPhase.BACKOFF, 1, T1, null, false, false);
+    QueueUnitStatus backoff = UnitStatuses.waiting(unit, shortage(UnitPhase.BACKOFF, 1000), backingOff, T1);
+
+    assertThat(Json.same(unit.getStatus(), lessFree)).isFalse();
+    assertThat(UnitStatuses.changesMoreThanItsWaitMessage(unit.getStatus(), lessFree)).isFalse();
+    assertThat(UnitStatuses.changesMoreThanItsWaitMessage(unit.getStatus(), backoff)).isTrue();
+  }
+
+  private static WaitingUnit shortage(UnitPhase phase, long available) {
+    return new WaitingUnit("ns/job", "q", phase, 1,
+        new WaitReason.QuotaShortage(new AdmissionResult(false, "nlp", "cpu", 1500, available)));
   }
 
   @Test

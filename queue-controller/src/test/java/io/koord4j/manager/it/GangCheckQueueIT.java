@@ -66,7 +66,8 @@ class GangCheckQueueIT extends InProcessManagerBase {
 
       InProcessManager.stop();
       InProcessManager.ensureRunning();
-      Thread.sleep(3_000);
+      await("the restarted check decides the waiting unit again").atMost(TIMEOUT)
+          .until(() -> InProcessManager.manager().unitChecks().decisionPasses() >= 1);
       AdmissionCheckState afterRestart = ourCheck(cluster, check);
       assertThat(cluster.phase("train")).as("a restart neither admits nor forgets").isEqualTo(QueueUnitPhase.RESERVED);
       assertThat(afterRestart.getState()).isEqualTo(waiting.getState());

@@ -5,9 +5,14 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.koord4j.api.WellKnown;
+import io.koord4j.api.queue.Queue;
+import io.koord4j.api.queue.QueueItemDetail;
+import io.koord4j.api.queue.QueueStatus;
 import io.koord4j.api.queue.QueueUnitConditions;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,6 +37,12 @@ class QueuePolicyIT extends InProcessManagerBase {
 
       assertThat(blocked.getMessage()).contains(cluster.namespace + "/big");
       assertThat(cluster.resumed("small")).isFalse();
+      await()
+          .atMost(WAIT)
+          .untilAsserted(
+              () -> assertThat(waitingIn(cluster, quota)).containsSubsequence("big", "small"));
+      assertThat(cluster.quota(quota).getMetadata().getAnnotations())
+          .hasEntrySatisfying(WellKnown.QUOTA_RUNTIME, runtime -> assertThat(runtime).contains("cpu"));
       await().atMost(WAIT).until(() -> cluster.resumed("big") && cluster.resumed("small"));
       assertThat(dequeuedAt(cluster, "small")).isAfterOrEqualTo(dequeuedAt(cluster, "big"));
     }
@@ -87,6 +98,20 @@ class QueuePolicyIT extends InProcessManagerBase {
         .until(
             () -> cluster.condition(unit, QueueUnitConditions.QUOTA_RESERVED),
             c -> c != null && "False".equals(c.getStatus()) && reason.equals(c.getReason()));
+  }
+
+  /** The units the Queue's status lists as waiting, active first, each list by position. */
+  private static List<String> waitingIn(TestCluster cluster, String queue) {
+    QueueStatus status =
+        cluster.client.resources(Queue.class).inNamespace(Queue.DEFAULT_NAMESPACE).withName(queue).get()
+            .getStatus();
+    if (status == null || status.getQueueItemDetails() == null) {
+      return List.of();
+    }
+    return Stream.of(QueueStatus.ACTIVE, QueueStatus.BACKOFF)
+        .flatMap(list -> status.getQueueItemDetails().getOrDefault(list, List.of()).stream())
+        .map(QueueItemDetail::getName)
+        .toList();
   }
 
   private static Instant dequeuedAt(TestCluster cluster, String job) {

@@ -112,7 +112,7 @@ class WebhookAdmissionIT {
 
       assertThat(warnings).singleElement().asString().contains(late, "does not exist");
       assertThat(cluster.job("late").getSpec().getSuspend()).as("held by the webhook").isTrue();
-      String waiting = "queue \"" + late + "\" does not exist";
+      String waiting = "queue \"" + cluster.namespace + "/" + late + "\" does not exist";
       Condition reserved = await().atMost(Duration.ofSeconds(30)).until(
           () -> cluster.condition("late", QueueUnitConditions.QUOTA_RESERVED),
           c -> c != null && "UnknownQueue".equals(c.getReason()));

@@ -197,12 +197,20 @@ public final class SchedulerCache {
   public synchronized List<NodeInfo> snapshot() {
     List<NodeInfo> out = new ArrayList<>(nodes.size());
     for (NodeInfo node : nodes.values()) {
-      Usage used = usage.getOrDefault(node.name(), Usage.NONE);
-      out.add(
-          node.withUsage(used.requested(), used.pods())
-              .withGpus(gpus.getOrDefault(node.name(), NodeGpus.NONE)));
+      out.add(withUsage(node));
     }
     return out;
+  }
+
+  /** One node with the pods bound or assumed on it, if the cache knows it. */
+  public synchronized Optional<NodeInfo> node(String name) {
+    return Optional.ofNullable(nodes.get(name)).map(this::withUsage);
+  }
+
+  private NodeInfo withUsage(NodeInfo node) {
+    Usage used = usage.getOrDefault(node.name(), Usage.NONE);
+    return node.withUsage(used.requested(), used.pods())
+        .withGpus(gpus.getOrDefault(node.name(), NodeGpus.NONE));
   }
 
   /** Pods of the group known to the cluster and not finished. */

@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -30,6 +32,8 @@ import java.util.stream.Collectors;
  * its gang), PreBind and Bind, so a pod's GPUs are chosen, recorded and written when it binds.
  */
 public final class Extender {
+
+  private static final String NOT_CACHED = "is not in koord-scheduler's cache yet";
 
   private final Framework framework;
   private final SchedulerCache cache;
@@ -82,36 +86,57 @@ public final class Extender {
   }
 
   /**
-   * Reserves the pod on the node, waits at Permit, then PreBind and Bind; on failure gives back
-   * what was reserved, and kube-scheduler retries the pod.
+   * Checks the node with the pod's filters again (the caller may name any node), reserves the pod
+   * on it, waits at Permit, then PreBind and Bind; on failure gives back what was reserved, and
+   * kube-scheduler retries the pod. Waiting at Permit holds no thread: what follows runs on
+   * {@code after} once the gang is allowed or rejected.
    */
-  public ExtenderBindingResult bind(ExtenderBindingArgs args) {
+  public CompletableFuture<ExtenderBindingResult> bind(ExtenderBindingArgs args, Executor after) {
     Optional<Pod> known = cache.pod(args.podUid());
     if (known.isEmpty()) {
-      return new ExtenderBindingResult(
+      return CompletableFuture.completedFuture(new ExtenderBindingResult(
           "pod " + args.podNamespace() + "/" + args.podName() + " (uid " + args.podUid()
-              + ") is not in koord-scheduler's cache yet");
+              + ") is not in koord-scheduler's cache yet"));
     }
     Pod pod = known.get();
     String node = args.node();
     CycleState state = new CycleState();
     Status status = framework.preFilter(state, pod);
-    if (status.isSuccess()) {
-      cache.assume(pod, node);
-      status = framework.reserve(state, pod, node);
-      if (status.isSuccess()) {
-        status = framework.permit(state, pod, node).join();
-        status = status.isSuccess() ? framework.bind(state, pod, node) : status;
-        if (!status.isSuccess()) {
-          framework.unreserve(state, pod, node);
-        }
-      }
-      if (!status.isSuccess()) {
-        cache.forget(args.podUid());
-      }
+    status = status.isSuccess() ? filter(state, pod, node) : status;
+    if (!status.isSuccess()) {
+      return CompletableFuture.completedFuture(result(status));
     }
+    cache.assume(pod, node);
+    status = framework.reserve(state, pod, node);
+    if (!status.isSuccess()) {
+      cache.forget(args.podUid());
+      return CompletableFuture.completedFuture(result(status));
+    }
+    return framework
+        .permit(state, pod, node)
+        .exceptionally(e -> Status.error("permit failed: " + e).by("Permit"))
+        .thenApplyAsync(
+            permit -> {
+              Status bound = permit.isSuccess() ? framework.bind(state, pod, node) : permit;
+              if (!bound.isSuccess()) {
+                framework.unreserve(state, pod, node);
+                cache.forget(args.podUid());
+              }
+              return result(bound);
+            },
+            after);
+  }
+
+  private static ExtenderBindingResult result(Status status) {
     return new ExtenderBindingResult(
         status.isSuccess() ? null : status.plugin() + ": " + status.message());
+  }
+
+  private Status filter(CycleState state, Pod pod, String node) {
+    return cache
+        .node(node)
+        .map(info -> framework.filterAll(state, pod, List.of(info)).get(node))
+        .orElseGet(() -> Status.unresolvable("node " + node + " " + NOT_CACHED).by("Extender"));
   }
 
   /** The named nodes the cache knows, in kube-scheduler's order, and why the others fail. */
@@ -133,7 +158,7 @@ public final class Extender {
       if (node != null) {
         known.add(node);
       } else {
-        unknown.put(name, "node is not in koord-scheduler's cache yet");
+        unknown.put(name, "node " + NOT_CACHED);
       }
     }
     return new Candidates(known, unknown);

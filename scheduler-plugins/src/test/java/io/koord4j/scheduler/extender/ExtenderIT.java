@@ -26,7 +26,7 @@ class ExtenderIT extends GpuPlacementContract {
   protected String startScheduler(SchedulerTestBed bed) throws Exception {
     KoordScheduler koord =
         bed.startScheduler(KoordScheduler.DEFAULT_NAME + "-" + bed.run(), new SimpleMeterRegistry());
-    ExtenderServer extender = bed.closeLater(new ExtenderServer(0, koord.extender()));
+    ExtenderServer extender = bed.closeLater(new ExtenderServer(ExtenderSettings.onPort(0), koord.extender()));
     String name = "kube-scheduler-extender-" + bed.run();
     Path dir = Files.createDirectories(Path.of("target", "extender-it-" + bed.run()));
     Path config = dir.resolve("kube-scheduler.yaml");

@@ -7,7 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.koord4j.api.WellKnown;
 import io.koord4j.scheduler.Fixtures;
@@ -16,6 +18,7 @@ import io.koord4j.scheduler.cache.SchedulerCache;
 import io.koord4j.scheduler.framework.Framework;
 import io.koord4j.scheduler.framework.WaitingPods;
 import io.koord4j.scheduler.plugins.DefaultBinder;
+import io.koord4j.scheduler.plugins.TaintToleration;
 import io.koord4j.scheduler.plugins.deviceshare.DeviceShare;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -48,13 +51,18 @@ class ExtenderTest {
             (pod, key, value) -> annotations.put(pod.getMetadata().getName(), value));
     DefaultBinder binder = new DefaultBinder((pod, node) -> bindings.put(pod.getMetadata().getName(), node));
     Framework framework =
-        new Framework(List.of(deviceShare, binder), Map.of(), pool, 2, new WaitingPods(null));
-    server = new ExtenderServer(0, new Extender(framework, cache));
+        new Framework(
+            List.of(new TaintToleration(), deviceShare, binder), Map.of(), pool, 2, new WaitingPods(null));
+    server = new ExtenderServer(ExtenderSettings.onPort(0), new Extender(framework, cache));
     for (String node : List.of("busy", "idle")) {
       cache.upsertNode(h100Node(node));
       cache.upsertDevice(h100Device(node));
     }
     cache.upsertNode(h100Node("plain"));
+    Node tainted = h100Node("tainted");
+    tainted.getSpec().setTaints(List.of(new Taint("NoSchedule", "dedicated", null, "team-x")));
+    cache.upsertNode(tainted);
+    cache.upsertDevice(h100Device("tainted"));
   }
 
   @AfterEach
@@ -117,6 +125,21 @@ class ExtenderTest {
     assertThat(GpuFixtures.minors(annotations.get("pair"))).hasSize(2);
     assertThat(cache.gpuTotals().allocated()).isEqualTo(2);
     assertThat(unknown.get("Error").asText()).contains("default/stranger", "not in koord-scheduler's cache");
+  }
+
+  @Test
+  void bindRefusesANodeThatThePodsFiltersReject() throws Exception {
+    Pod pair = gpuPod("pair", Map.of(WellKnown.NVIDIA_GPU, "2"), Map.of());
+    cache.upsertPod(pair);
+
+    JsonNode tainted = post("/bind", bindingArgs(pair, "tainted"));
+    JsonNode ghost = post("/bind", bindingArgs(pair, "ghost"));
+
+    assertThat(tainted.get("Error").asText()).startsWith("TaintToleration:");
+    assertThat(ghost.get("Error").asText()).contains("ghost", "not in koord-scheduler's cache");
+    assertThat(bindings).isEmpty();
+    assertThat(cache.isAssumed(pair.getMetadata().getUid())).isFalse();
+    assertThat(cache.gpuTotals().allocated()).isZero();
   }
 
   private static Map<String, String> bindingArgs(Pod pod, String node) {

@@ -6,17 +6,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
-import io.koord4j.webhook.admission.AdmissionHandler;
 import io.koord4j.webhook.admission.AdmissionResponses;
 import io.koord4j.webhook.admission.Json;
 import java.io.IOException;
+import java.util.List;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Turns a request body into a handler call and the handler's answer into a reply. Anything that
- * is not an {@code admission.k8s.io/v1} AdmissionReview with a request uid gets 400 and a message;
- * a failing handler refuses the object (HTTP 200, allowed=false) rather than failing the call.
+ * is not an {@code admission.k8s.io/v1} AdmissionReview with a request uid gets 400 and a message.
+ * A handler that fails is answered for by its route's failure policy (see {@link #undecided}).
  */
 public final class AdmissionEndpoint {
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionEndpoint.class);
@@ -27,7 +28,12 @@ public final class AdmissionEndpoint {
 
   private AdmissionEndpoint() {}
 
-  public static HttpReply reply(AdmissionHandler handler, byte[] body) {
+  /**
+   * @param received told of the request once it is read, so that a late answer can name it
+   * @param failed told when the handler throws
+   */
+  public static HttpReply reply(
+      AdmissionRoute route, byte[] body, Consumer<AdmissionRequest> received, Runnable failed) {
     JsonNode tree;
     try {
       tree = STRICT_READER.readTree(body);
@@ -53,13 +59,30 @@ public final class AdmissionEndpoint {
     } catch (JsonProcessingException | RuntimeException e) {
       return HttpReply.badRequest("malformed AdmissionReview: " + firstLine(e));
     }
-    return HttpReply.json(Json.KUBERNETES.asJson(answer(handler, review)));
+    received.accept(review.getRequest());
+    return HttpReply.json(Json.KUBERNETES.asJson(answer(route, review, failed)));
   }
 
-  private static AdmissionReview answer(AdmissionHandler handler, AdmissionReview review) {
+  /**
+   * The answer when the handler could not decide: a fail-open route allows the object with a
+   * warning, as the API server would had the webhook been down; a fail-closed one refuses it.
+   */
+  public static HttpReply undecided(AdmissionRoute route, AdmissionRequest request, String why) {
+    return HttpReply.json(Json.KUBERNETES.asJson(undecidedReview(route, request, why)));
+  }
+
+  private static AdmissionReview undecidedReview(
+      AdmissionRoute route, AdmissionRequest request, String why) {
+    return route.failsOpen()
+        ? AdmissionResponses.allow(request, List.of("koord4j did not check this object: " + why))
+        : AdmissionResponses.deny(request, 500, "koord4j could not decide on this object: " + why);
+  }
+
+  private static AdmissionReview answer(
+      AdmissionRoute route, AdmissionReview review, Runnable failed) {
     AdmissionRequest request = review.getRequest();
     try {
-      AdmissionReview answer = handler.handle(review);
+      AdmissionReview answer = route.handler().handle(review);
       if (answer.getResponse() == null
           || !request.getUid().equals(answer.getResponse().getUid())) {
         throw new IllegalStateException("the handler answered another request");
@@ -67,8 +90,8 @@ public final class AdmissionEndpoint {
       return answer;
     } catch (RuntimeException e) {
       LOG.warn("admission handler failed on request {}", request.getUid(), e);
-      return AdmissionResponses.deny(
-          request, 500, "koord4j could not decide on this object: " + e);
+      failed.run();
+      return undecidedReview(route, request, e.toString());
     }
   }
 

@@ -1,10 +1,12 @@
 package io.koord4j.webhook.http;
 
-import io.koord4j.webhook.admission.AdmissionHandler;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
 import io.koord4j.webhook.tls.ReloadableKeyManager;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
@@ -15,10 +17,12 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.net.KeyCertOptions;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +34,10 @@ import org.slf4j.LoggerFactory;
  * <p>Endpoints: {@code /healthz} and one POST path per handler. Bodies above {@link
  * #MAX_BODY_BYTES} are refused with 400 and never held in memory. Every review is timed per path
  * ({@link AdmissionTimers}).
+ *
+ * <p>Every review is answered within {@link #ANSWER_BOUND} of its arrival, well before the API
+ * server gives up: a handler that fails or is still busy then is answered for by its route's
+ * failure policy ({@link AdmissionEndpoint#undecided}) and counted in {@link #INTERNAL_ERRORS}.
  */
 public final class AdmissionServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionServer.class);
@@ -40,18 +48,33 @@ public final class AdmissionServer implements AutoCloseable {
   public static final String ADMISSION_TIMER = "koord4j.webhook.admission";
   private static final String TEXT = "text/plain; charset=utf-8";
   private static final long TIMEOUT_SECONDS = 30;
+  /** Half the API server's timeout of the registered webhooks. */
+  public static final Duration ANSWER_BOUND = Duration.ofSeconds(5);
+  /**
+   * Reviews a handler could not decide, {@code koord4j_webhook_internal_errors_total{path,cause}}
+   * in Prometheus; cause {@code exception} or {@code timeout}.
+   */
+  public static final String INTERNAL_ERRORS = "koord4j.webhook.internal.errors";
 
   private final Vertx vertx;
   private final HttpServer server;
-  private final Map<String, AdmissionHandler> routes;
+  private final Map<String, AdmissionRoute> routes;
   private final AdmissionTimers timers;
+  private final MeterRegistry registry;
+  private final Duration answerBound;
 
   private AdmissionServer(
-      Vertx vertx, HttpServer server, Map<String, AdmissionHandler> routes, MeterRegistry registry) {
+      Vertx vertx,
+      HttpServer server,
+      Map<String, AdmissionRoute> routes,
+      MeterRegistry registry,
+      Duration answerBound) {
     this.vertx = vertx;
     this.server = server;
     this.routes = Map.copyOf(routes);
     this.timers = new AdmissionTimers(registry, routes.keySet());
+    this.registry = registry;
+    this.answerBound = answerBound;
   }
 
   /**
@@ -62,8 +85,18 @@ public final class AdmissionServer implements AutoCloseable {
       String host,
       int port,
       ReloadableKeyManager keys,
-      Map<String, AdmissionHandler> routes,
+      Map<String, AdmissionRoute> routes,
       MeterRegistry registry) {
+    return start(host, port, keys, routes, registry, ANSWER_BOUND);
+  }
+
+  static AdmissionServer start(
+      String host,
+      int port,
+      ReloadableKeyManager keys,
+      Map<String, AdmissionRoute> routes,
+      MeterRegistry registry,
+      Duration answerBound) {
     Vertx vertx =
         Vertx.vertx(
             new VertxOptions()
@@ -79,7 +112,7 @@ public final class AdmissionServer implements AutoCloseable {
             .setPort(port)
             .setIdleTimeout(120);
     HttpServer server = vertx.createHttpServer(options);
-    AdmissionServer admission = new AdmissionServer(vertx, server, routes, registry);
+    AdmissionServer admission = new AdmissionServer(vertx, server, routes, registry, answerBound);
     server.requestHandler(admission::serve);
     server.exceptionHandler(e -> LOG.debug("connection failed", e));
     try {
@@ -106,8 +139,8 @@ public final class AdmissionServer implements AutoCloseable {
       send(request, new HttpReply(200, TEXT, "ok\n"));
       return;
     }
-    AdmissionHandler handler = routes.get(request.path());
-    if (handler == null) {
+    AdmissionRoute route = routes.get(request.path());
+    if (route == null) {
       send(request, new HttpReply(404, TEXT, "no admission endpoint at " + request.path() + "\n"));
       return;
     }
@@ -132,20 +165,62 @@ public final class AdmissionServer implements AutoCloseable {
             refuseOversized(request);
             return;
           }
-          vertx
-              .executeBlocking(() -> AdmissionEndpoint.reply(handler, body.getBytes()), false)
+          answer(request.path(), route, body.getBytes())
               .onComplete(
-                  result -> {
-                    send(
-                        request,
-                        result.succeeded()
-                            ? result.result()
-                            : HttpReply.badRequest(
-                                "the review could not be processed: " + result.cause()));
+                  reply -> {
+                    send(request, reply.result());
                     arrival.stop(timer);
                   });
         });
     request.exceptionHandler(e -> LOG.debug("request failed", e));
+  }
+
+  /**
+   * The handler's reply, or, if it has none within the answer bound, the route's undecided
+   * answer. Both complete on the event loop, so the first one wins.
+   */
+  private Future<HttpReply> answer(String path, AdmissionRoute route, byte[] body) {
+    Promise<HttpReply> answer = Promise.promise();
+    AtomicReference<AdmissionRequest> received = new AtomicReference<>();
+    long deadline =
+        vertx.setTimer(
+            answerBound.toMillis(),
+            id -> {
+              if (!answer.future().isComplete()) {
+                count(path, "timeout");
+                answer.complete(late(route, received.get()));
+              }
+            });
+    vertx
+        .executeBlocking(
+            () -> AdmissionEndpoint.reply(route, body, received::set, () -> count(path, "exception")),
+            false)
+        .onComplete(
+            result -> {
+              vertx.cancelTimer(deadline);
+              answer.tryComplete(
+                  result.succeeded()
+                      ? result.result()
+                      : HttpReply.badRequest("the review could not be processed: " + result.cause()));
+            });
+    return answer.future();
+  }
+
+  /** A review not even read yet gets an error, to which the API server applies the policy. */
+  private HttpReply late(AdmissionRoute route, AdmissionRequest request) {
+    String why = "no decision within " + answerBound.toMillis() / 1000.0 + "s";
+    return request == null
+        ? new HttpReply(503, TEXT, why + "\n")
+        : AdmissionEndpoint.undecided(route, request, why);
+  }
+
+  private void count(String path, String cause) {
+    Counter.builder(INTERNAL_ERRORS)
+        .description("Admission reviews a handler could not decide, by cause")
+        .tag("path", path)
+        .tag("cause", cause)
+        .register(registry)
+        .increment();
   }
 
   private static long declaredLength(HttpServerRequest request) {

@@ -51,9 +51,15 @@ public final class WebhookConfigurations {
   public static final String JOBS_PATH = "/mutate-jobs";
   /** Where it sends unlabelled jobs of managed namespaces. */
   public static final String MANAGED_NAMESPACE_JOBS_PATH = "/mutate-jobs-in-managed-namespaces";
+  /**
+   * Where it sends unlabelled jobs for their namespace's default queue; a path of its own, since
+   * that webhook fails open and the labelled ones fail closed.
+   */
+  public static final String DEFAULT_QUEUE_JOBS_PATH = "/mutate-jobs-default-queue";
+  /** How long the API server waits for every koord4j webhook. */
+  public static final int TIMEOUT_SECONDS = 10;
 
   private static final String NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
-  private static final int TIMEOUT_SECONDS = 10;
   private static final Map<String, String> OWNER_LABELS =
       Map.of("app.kubernetes.io/managed-by", "koord4j");
 
@@ -114,7 +120,11 @@ public final class WebhookConfigurations {
     if (useNamespaceDefaultQueue) {
       webhooks.add(
           mutatingWebhook(
-                  "default-queue.jobs.koord4j.io", rules, endpoint, caBundlePem, JOBS_PATH)
+                  "default-queue.jobs.koord4j.io",
+                  rules,
+                  endpoint,
+                  caBundlePem,
+                  DEFAULT_QUEUE_JOBS_PATH)
               .withObjectSelector(unlabelled())
               .withNamespaceSelector(notOwnNamespace(null))
               .withFailurePolicy("Ignore")

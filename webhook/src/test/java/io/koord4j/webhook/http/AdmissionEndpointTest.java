@@ -3,6 +3,7 @@ package io.koord4j.webhook.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
+import io.koord4j.webhook.admission.AdmissionHandler;
 import io.koord4j.webhook.admission.AdmissionResponses;
 import io.koord4j.webhook.admission.Json;
 import io.koord4j.webhook.admission.Reviews;
@@ -28,8 +29,8 @@ class AdmissionEndpointTest {
   }
 
   @Test
-  void failingHandlerRefusesTheObjectInsteadOfFailingTheCall() throws Exception {
-    HttpReply reply = AdmissionEndpoint.reply(review -> { throw new IllegalStateException("bug"); }, REVIEW);
+  void failingHandlerOfAFailClosedRouteRefusesTheObjectInsteadOfFailingTheCall() throws Exception {
+    HttpReply reply = reply(review -> { throw new IllegalStateException("bug"); }, REVIEW);
 
     assertThat(reply.status()).isEqualTo(200);
     AdmissionReview answer = Json.MAPPER.readValue(reply.body(), AdmissionReview.class);
@@ -39,7 +40,7 @@ class AdmissionEndpointTest {
 
   @Test
   void answerCarriesTheRequestUid() throws Exception {
-    HttpReply reply = AdmissionEndpoint.reply(review -> AdmissionResponses.allow(review.getRequest()), REVIEW);
+    HttpReply reply = reply(review -> AdmissionResponses.allow(review.getRequest()), REVIEW);
 
     AdmissionReview answer = Json.MAPPER.readValue(reply.body(), AdmissionReview.class);
     assertThat(reply.status()).isEqualTo(200);
@@ -49,8 +50,12 @@ class AdmissionEndpointTest {
   }
 
   private static HttpReply reply(String body) {
-    return AdmissionEndpoint.reply(
-        review -> AdmissionResponses.allow(review.getRequest()), body.getBytes(StandardCharsets.UTF_8));
+    return reply(review -> AdmissionResponses.allow(review.getRequest()), body.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Through a fail-closed route. */
+  private static HttpReply reply(AdmissionHandler handler, byte[] body) {
+    return AdmissionEndpoint.reply(AdmissionRoute.failingClosed(handler), body, request -> {}, () -> {});
   }
 
   private static byte[] json(Object value) {

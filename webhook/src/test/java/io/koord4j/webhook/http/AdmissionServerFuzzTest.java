@@ -20,7 +20,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -31,8 +30,6 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -51,16 +48,9 @@ class AdmissionServerFuzzTest {
     ca = CertificateAuthority.create("fuzz-ca", Duration.ofHours(1));
     keys = new ReloadableKeyManager(ca.issueServing(List.of("127.0.0.1"), Duration.ofHours(1)));
     JobMutator mutator = new JobMutator(JobAdapters.builtIn(), FixedQueues.in("team-a", "gpu"), true);
-    server = AdmissionServer.start("127.0.0.1", 0, keys, Map.of(PATH, mutator.handler(false)), registry);
-    KeyStore trust = KeyStore.getInstance("PKCS12");
-    trust.load(null, null);
-    trust.setCertificateEntry("ca", ca.certificate());
-    TrustManagerFactory trustManagers =
-        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    trustManagers.init(trust);
-    SSLContext tls = SSLContext.getInstance("TLS");
-    tls.init(null, trustManagers.getTrustManagers(), null);
-    client = HttpClient.newBuilder().sslContext(tls).version(HttpClient.Version.HTTP_1_1)
+    server = AdmissionServer.start(
+        "127.0.0.1", 0, keys, Map.of(PATH, AdmissionRoute.failingClosed(mutator.handler(false))), registry);
+    client = HttpClient.newBuilder().sslContext(TrustingTls.of(ca)).version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(10)).build();
   }
 

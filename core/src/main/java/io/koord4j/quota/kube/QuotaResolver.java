@@ -1,9 +1,8 @@
-package io.koord4j.manager.admission;
+package io.koord4j.quota.kube;
 
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.quota.ElasticQuota;
-import io.koord4j.quota.kube.ElasticQuotaSpecs;
 import java.util.Map;
 
 /**
@@ -14,6 +13,16 @@ import java.util.Map;
  */
 public final class QuotaResolver {
   private QuotaResolver() {}
+
+  /**
+   * Whether two versions of a quota read the same to admission: the same spec and bound
+   * namespaces. The figures the manager itself publishes (runtime, request, status) do not count,
+   * so its own writes never rebuild the tree.
+   */
+  public static boolean sameForAdmission(ElasticQuota before, ElasticQuota after) {
+    return ElasticQuotaSpecs.from(before).equals(ElasticQuotaSpecs.from(after))
+        && ElasticQuotaSpecs.boundNamespaces(before).equals(ElasticQuotaSpecs.boundNamespaces(after));
+  }
 
   /** @param quotas every ElasticQuota, by name */
   public static String resolve(QueueUnit unit, Map<String, ElasticQuota> quotas) {

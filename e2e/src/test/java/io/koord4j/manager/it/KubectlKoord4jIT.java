@@ -1,0 +1,315 @@
+package io.koord4j.manager.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.koord4j.api.WellKnown;
+import io.koord4j.api.kueue.AdmissionCheck;
+import io.koord4j.api.queue.QueueUnit;
+import io.koord4j.api.queue.QueueUnitPhase;
+import io.koord4j.testing.LocalCluster;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code kubectl koord4j}, installed as kubectl installs a plugin (launcher script and jar on the
+ * PATH), run as a process against the local cluster and the in-process manager, on jobs held back
+ * for each reason: a quota shortage, higher-priority units ahead, an admission check whose gang of
+ * GPU pods does not fit the free NVLink partitions, and a job that is not queued at all.
+ */
+class KubectlKoord4jIT extends InProcessManagerBase {
+  private static final Duration WAIT = Duration.ofSeconds(90);
+  private static final String POOL_LABEL = "koord4j.io/cli-it-pool";
+  private static final String RUN = UUID.randomUUID().toString().substring(0, 6);
+  private static final List<String> GPU_NODES = List.of("cli-it-" + RUN + "-0", "cli-it-" + RUN + "-1");
+
+  private static final Path TRANSCRIPT =
+      LocalCluster.repoRoot().resolve("e2e/target/kubectl-koord4j-transcript.txt");
+
+  private static Path plugin;
+  private static TestCluster cluster;
+  private static Resource<GenericKubernetesResource> admissionCheck;
+  private static String quotaLeaf;
+  private static String busyLeaf;
+  private static String gpuLeaf;
+
+  @BeforeAll
+  static void scenario() throws IOException, InterruptedException {
+    plugin = install();
+    Files.deleteIfExists(TRANSCRIPT);
+    // status.positionInQueue is newer than the copy other checkouts may have installed.
+    LocalCluster.applyCrds(client, HasMetadata.getFullResourceName(QueueUnit.class));
+    cluster = new TestCluster(client, "it-cli");
+    String check = "cli-gang-" + RUN;
+    admissionCheck = client.resource(Serialization.unmarshal("""
+        apiVersion: kueue.x-k8s.io/v1beta2
+        kind: AdmissionCheck
+        metadata: {name: %s}
+        spec: {controllerName: %s}
+        """.formatted(check, AdmissionCheck.KOORD4J_CONTROLLER), GenericKubernetesResource.class));
+    admissionCheck.create();
+    LocalCluster.script("nodes", "--count", "2", "--cpu", "96", "--memory", "1Ti", "--gpus", "8",
+        "--gpu-model", "H100", "--prefix", "cli-it-" + RUN);
+    GPU_NODES.forEach(node -> LocalCluster.labelNode(client, node, Map.of(POOL_LABEL, RUN)));
+
+    // Quota: a 2-CPU leaf under a 4-CPU parent; the job asks 3.
+    cluster.queue("research", "Priority");
+    cluster.queue("nlp", "Priority");
+    String research = cluster.quota("research", null, true, "4", "4");
+    quotaLeaf = cluster.quota("nlp", research, false, "2", "2");
+    cluster.job("too-big", quotaLeaf, 1, "3", 0, "1h");
+
+    // Priority: a 1-CPU quota busy for an hour, then a low job behind two high ones.
+    cluster.queue("busy", "Priority");
+    busyLeaf = cluster.quota("busy", null, false, "1", "1");
+    String low = cluster.priorityClass("low", 10);
+    String high = cluster.priorityClass("high", 1000);
+    cluster.job("holder", busyLeaf, "1", low, "1h");
+    await().atMost(WAIT).until(() -> cluster.resumed("holder"));
+    cluster.job("low", busyLeaf, "1", low, "1h");
+    Thread.sleep(1_100); // creation times have whole seconds: low is the oldest pending job
+    cluster.job("high-1", busyLeaf, "1", high, "1h");
+    cluster.job("high-2", busyLeaf, "1", high, "1h");
+
+    // Admission check and GPU shape: two 8-GPU pods, one node half taken.
+    cluster.queue("gpu", "Priority", List.of(check));
+    gpuLeaf = cluster.quota("gpu", null, false, "8", "8");
+    client.resource(gpuHolder(cluster.namespace, GPU_NODES.get(1))).create();
+    client.resource(cluster.jobOf("trainer", gpuLeaf, 2, "1", "1h", pod -> pod
+        .addToNodeSelector(POOL_LABEL, RUN)
+        .editFirstContainer().editResources()
+        .addToRequests(WellKnown.NVIDIA_GPU, new Quantity("8"))
+        .addToLimits(WellKnown.NVIDIA_GPU, new Quantity("8"))
+        .endResources().endContainer())).create();
+
+    // Not queued: no queue label in a namespace nothing manages.
+    client.resource(new JobBuilder().withNewMetadata().withName("plain").withNamespace(cluster.namespace).endMetadata()
+        .withNewSpec().withSuspend(true).withNewTemplate().withNewSpec().withRestartPolicy("Never")
+        .addNewContainer().withName("work").withImage("busybox").endContainer().endSpec().endTemplate().endSpec()
+        .build()).create();
+
+    await().atMost(WAIT).until(() -> waitingFor("too-big", "QuotaShortage") && waitingFor("low", "QuotaShortage")
+        && waitingFor("high-2", "QuotaShortage") && gangCheckAnswered()
+        && runtimePublished(quotaLeaf) && usePublished(busyLeaf));
+  }
+
+  @AfterAll
+  static void cleanUp() {
+    if (cluster != null) {
+      cluster.close();
+    }
+    if (admissionCheck != null) {
+      admissionCheck.delete();
+    }
+    GPU_NODES.forEach(node -> client.nodes().withName(node).delete());
+  }
+
+  @Test
+  void whyNamesTheQuotaShortageWithTheFiguresUpTheChain() {
+    Result why = run("why", "job/too-big", "-n", cluster.namespace);
+
+    assertThat(why.exit()).as(why.err()).isZero();
+    assertThat(why.out())
+        .contains("Job " + cluster.namespace + "/too-big is waiting (queue " + quotaLeaf + ", phase Enqueued)")
+        .contains("quota \"" + quotaLeaf + "\" has 2 of cpu available, 3 requested")
+        .contains("position 1 of 1 in queue " + quotaLeaf + ", at the head")
+        .contains("quota " + quotaLeaf + ": cpu: needs 3, runtime 2 (= min), used 0, max 2");
+  }
+
+  @Test
+  void whyCountsTheHigherPriorityUnitsAhead() {
+    Result why = run("why", "jobs/low", "-n", cluster.namespace);
+
+    assertThat(why.out()).as(why.err())
+        .contains("position 3 of 3 in queue " + busyLeaf + ", behind 2 higher-priority units");
+    assertThat(cluster.unit("low").getStatus().getPositionInQueue()).as("the manager's own figure").isEqualTo(3);
+  }
+
+  @Test
+  void whyShowsThePendingAdmissionCheckAndTheGangsGpuShape() {
+    Result why = run("why", "job/trainer", "-n", cluster.namespace);
+
+    assertThat(why.out()).as(why.err())
+        .contains("phase " + QueueUnitPhase.RESERVED)
+        .containsPattern("admission check cli-gang-" + RUN + " Pending: waiting for room.*1 of 2 pods placed")
+        .contains("gang of 2 × 8 GPUs (pod set main): only 1 node has 8 free GPUs in one NVLink partition,"
+            + " room for 1 of 2 pods");
+  }
+
+  @Test
+  void whyExplainsAJobThatIsNotQueuedAtAll() {
+    Result why = run("why", "job/plain", "-n", cluster.namespace);
+
+    assertThat(why.exit()).isZero();
+    assertThat(why.out()).contains("not queued: it names no queue")
+        .contains("namespace " + cluster.namespace + " is not managed");
+  }
+
+  @Test
+  void whyOfAMissingJobFailsWithNotFound() {
+    Result why = run("why", "job/nope", "-n", cluster.namespace);
+
+    assertThat(why.exit()).isEqualTo(5);
+    assertThat(why.err()).contains("Job " + cluster.namespace + "/nope not found");
+  }
+
+  @Test
+  void jobsListsTheWaitingJobsInQueueOrderWithTheirReasons() {
+    Result jobs = run("jobs", "-n", cluster.namespace, "--queue", busyLeaf);
+
+    assertThat(jobs.exit()).as(jobs.err()).isZero();
+    List<String> lines = jobs.out().lines().toList();
+    assertThat(lines.get(0)).startsWith("NAMESPACE").contains("POSITION", "PHASE", "AGE", "REASON");
+    List<String> names = lines.subList(1, lines.size()).stream().map(line -> line.split("\\s+")[1]).toList();
+    // high-1 and high-2 have one priority and may share a creation second: the manager orders them.
+    assertThat(names.subList(0, 2)).containsExactlyInAnyOrder("high-1", "high-2");
+    assertThat(names.subList(2, 4)).containsExactly("low", "holder");
+    assertThat(lines.get(3)).contains(" 3 ").contains("Enqueued").contains("quota \"" + busyLeaf + "\" has 0 of cpu");
+  }
+
+  @Test
+  void jobsAsJsonCarriesThePositions() throws IOException {
+    Result jobs = run("jobs", "-n", cluster.namespace, "-o", "json");
+
+    JsonNode rows = new ObjectMapper().readTree(jobs.out());
+    List<String> positions = new ArrayList<>();
+    rows.forEach(row -> positions.add(row.get("name").asText() + "=" + row.path("position").asText("-")));
+    assertThat(positions).contains("too-big=1", "low=3").containsAnyOf("high-1=1", "high-2=1")
+        .containsAnyOf("high-1=2", "high-2=2");
+  }
+
+  @Test
+  void queuesCountsPendingAndRunningUnits() {
+    Result queues = run("queues");
+
+    assertThat(queues.exit()).as(queues.err()).isZero();
+    assertThat(queues.out().lines().filter(line -> line.startsWith(busyLeaf + " ")).findFirst().orElseThrow())
+        .matches(busyLeaf + "\\s+Priority\\s+0\\s+3\\s+\\d\\s+\\d\\s+" + cluster.namespace + "/low \\(\\d+[sm]\\)");
+  }
+
+  @Test
+  void quotaTreeShowsTheChildUnderItsParentWithUsageBars() {
+    Result tree = run("quota", "tree");
+
+    assertThat(tree.exit()).as(tree.err()).isZero();
+    String out = tree.out();
+    assertThat(out.indexOf("\n" + cluster.prefix + "-research ")).isLessThan(out.indexOf("└─ " + quotaLeaf));
+    assertThat(out.lines().filter(line -> line.startsWith(busyLeaf + " ")).findFirst().orElseThrow())
+        .contains("[####################] 100%");
+  }
+
+  @Test
+  void topGpusShowsTheHolderOfEachGpuAndTheFreePartitions() {
+    Result top = run("top", "gpus");
+
+    assertThat(top.exit()).as(top.err()).isZero();
+    String node = top.out().substring(top.out().indexOf(GPU_NODES.get(1)));
+    assertThat(node).startsWith(GPU_NODES.get(1) + " (4/8 free)").contains(cluster.namespace + "/gpu-holder")
+        .contains("[4,5,6,7] [4,5] [6,7]");
+  }
+
+  // ---- the scenario
+
+  private static boolean waitingFor(String job, String reason) {
+    QueueUnit unit = cluster.unit(job);
+    return unit != null && unit.getStatus() != null && unit.getStatus().getConditions() != null
+        && unit.getStatus().getConditions().stream().anyMatch(c -> reason.equals(c.getReason()));
+  }
+
+  private static boolean runtimePublished(String quota) {
+    var annotations = cluster.quota(quota).getMetadata().getAnnotations();
+    return annotations != null && annotations.containsKey(WellKnown.QUOTA_RUNTIME);
+  }
+
+  private static boolean usePublished(String quota) {
+    var status = cluster.quota(quota).getStatus();
+    return status != null && status.getUsed() != null && status.getUsed().containsKey("cpu");
+  }
+
+  private static boolean gangCheckAnswered() {
+    QueueUnit unit = cluster.unit("trainer");
+    return unit != null && unit.getStatus() != null && unit.getStatus().getAdmissionChecks() != null
+        && unit.getStatus().getAdmissionChecks().stream()
+            .anyMatch(check -> check.getMessage() != null && check.getMessage().startsWith("waiting for room"));
+  }
+
+  /** Holds GPUs 0-3 of the node, as koord-scheduler records them. */
+  private static Pod gpuHolder(String namespace, String node) {
+    return new PodBuilder()
+        .withNewMetadata().withName("gpu-holder").withNamespace(namespace)
+        .addToAnnotations(WellKnown.DEVICE_ALLOCATED, "{\"gpu\":[{\"minor\":0},{\"minor\":1},{\"minor\":2},{\"minor\":3}]}")
+        .endMetadata()
+        .withNewSpec().withNodeName(node)
+        .addNewContainer().withName("work").withImage("busybox")
+        .withNewResources().addToRequests(WellKnown.NVIDIA_GPU, new Quantity("4"))
+        .addToLimits(WellKnown.NVIDIA_GPU, new Quantity("4")).endResources().endContainer()
+        .endSpec().build();
+  }
+
+  // ---- the plugin as a process
+
+  record Result(int exit, String out, String err) {}
+
+  /** The launcher and jar copied into a directory of their own, as a user installs them. */
+  private static Path install() throws IOException {
+    Path root = LocalCluster.repoRoot().resolve("cli");
+    Path jar = root.resolve("target/kubectl-koord4j.jar");
+    assertThat(jar).as("the plugin jar; build it with mvn -pl e2e -am verify (or package the cli module)").exists();
+    Path bin = Files.createTempDirectory("kubectl-koord4j");
+    Files.copy(jar, bin.resolve("kubectl-koord4j.jar"), StandardCopyOption.REPLACE_EXISTING);
+    Path launcher = bin.resolve("kubectl-koord4j");
+    Files.copy(root.resolve("src/main/sh/kubectl-koord4j"), launcher, StandardCopyOption.REPLACE_EXISTING);
+    launcher.toFile().setExecutable(true);
+    return launcher;
+  }
+
+  /**
+   * Runs the plugin; each command, its output and its wall time (start-up included) go to {@link
+   * #TRANSCRIPT}, the source of the README's examples.
+   */
+  private static Result run(String... args) {
+    List<String> command = new ArrayList<>(List.of(plugin.toString()));
+    command.addAll(List.of(args));
+    try {
+      ProcessBuilder builder = new ProcessBuilder(command);
+      builder.environment().put("KUBECONFIG", LocalCluster.kubeconfig().toString());
+      Path err = Files.createTempFile("kubectl-koord4j", ".err");
+      long started = System.nanoTime();
+      Process process = builder.redirectError(err.toFile()).start();
+      String out = new String(process.getInputStream().readAllBytes());
+      assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("the plugin ends").isTrue();
+      long millis = (System.nanoTime() - started) / 1_000_000;
+      Result result = new Result(process.exitValue(), out, Files.readString(err));
+      Files.writeString(TRANSCRIPT, "$ kubectl koord4j " + String.join(" ", args) + "\n" + out + result.err()
+          + "# exit " + result.exit() + ", " + millis + " ms\n\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      return result;
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot run " + command, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}

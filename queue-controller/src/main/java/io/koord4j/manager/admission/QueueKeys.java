@@ -1,0 +1,41 @@
+package io.koord4j.manager.admission;
+
+import io.koord4j.api.queue.Queue;
+import java.util.Map;
+
+/**
+ * Queues are namespaced, so the admission core, the status and the metrics know each one by
+ * {@code namespace/name}. A unit names its queue by name only: it waits in the Queue of that name
+ * in its own namespace (Kueue's convention) if there is one, else in the one in {@value
+ * Queue#DEFAULT_NAMESPACE} (koord-queue's). Pure.
+ */
+public final class QueueKeys {
+  private QueueKeys() {}
+
+  public static String of(Queue queue) {
+    return of(queue.getMetadata().getNamespace(), queue.getMetadata().getName());
+  }
+
+  public static String of(String namespace, String name) {
+    return namespace + "/" + name;
+  }
+
+  /**
+   * @param queues every Queue, by key
+   * @return the key of the queue a unit of {@code namespace} naming {@code name} waits in; its own
+   *     namespace's key when no such Queue exists yet
+   */
+  public static String resolve(String namespace, String name, Map<String, Queue> queues) {
+    String own = of(namespace, name);
+    String shared = of(Queue.DEFAULT_NAMESPACE, name);
+    return !queues.containsKey(own) && queues.containsKey(shared) ? shared : own;
+  }
+
+  public static String namespace(String key) {
+    return key.substring(0, key.indexOf('/'));
+  }
+
+  public static String name(String key) {
+    return key.substring(key.indexOf('/') + 1);
+  }
+}

@@ -1,0 +1,147 @@
+package io.koord4j.manager.support;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reconciles each object of one kind read through the process's shared informer, so that a kind
+ * the admission loop watches already is not watched a second time for its reconciler. An object
+ * is reconciled when it is added or changed and when {@link #trigger} names it. Objects are
+ * reconciled side by side, each by one thread at a time; a key waits at most once, one triggered
+ * while it runs runs again after, and a failed key is retried with a growing delay.
+ *
+ * @param <P> the reconciled kind
+ */
+public final class InformerReconciler<P extends HasMetadata> implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(InformerReconciler.class);
+  /** Conflicts are normal under load: retry soon, and keep trying. */
+  private static final Duration FIRST_RETRY = Duration.ofMillis(100);
+  private static final Duration LAST_RETRY = Duration.ofSeconds(10);
+  /** Objects reconciled at once: a new quota's Queue should not wait behind other quotas. */
+  private static final int THREADS = 4;
+
+  /** The work on one object; throwing asks for a retry. */
+  @FunctionalInterface
+  public interface Reconcile<P> {
+    void reconcile(P object) throws Exception;
+  }
+
+  private final String name;
+  private final SharedInformers informers;
+  private final SharedIndexInformer<P> informer;
+  private final Reconcile<P> reconcile;
+  private final ScheduledExecutorService threads;
+  /** Keys scheduled and not yet started, keys running, and running keys triggered again. */
+  private final Set<String> waiting = new HashSet<>();
+  private final Set<String> running = new HashSet<>();
+  private final Set<String> again = new HashSet<>();
+  private final Map<String, Integer> failures = new ConcurrentHashMap<>();
+  private final ResourceEventHandler<P> handler =
+      new ResourceEventHandler<>() {
+        @Override
+        public void onAdd(P object) {
+          trigger(Cache.metaNamespaceKeyFunc(object));
+        }
+
+        @Override
+        public void onUpdate(P before, P object) {
+          trigger(Cache.metaNamespaceKeyFunc(object));
+        }
+
+        @Override
+        public void onDelete(P object, boolean finalStateUnknown) {
+          // Nothing to publish on an object that is gone.
+        }
+      };
+
+  public InformerReconciler(
+      String name, SharedInformers informers, Class<P> kind, Reconcile<P> reconcile) {
+    this.name = name;
+    this.informers = informers;
+    this.informer = informers.of(kind);
+    this.reconcile = reconcile;
+    this.threads = Executors.newScheduledThreadPool(THREADS, runnable -> new Thread(runnable, name));
+  }
+
+  /** Starts reconciling: every object the informer holds, then every change. */
+  public void start() {
+    informer.addEventHandler(handler);
+    informers.start(informer).join();
+  }
+
+  /** Asks for a reconcile of the object with this key ({@code namespace/name}). */
+  public void trigger(String key) {
+    schedule(key, Duration.ZERO);
+  }
+
+  @Override
+  public void close() {
+    informer.removeEventHandler(handler);
+    threads.shutdownNow();
+  }
+
+  private synchronized void schedule(String key, Duration delay) {
+    if (threads.isShutdown() || waiting.contains(key)) {
+      return;
+    }
+    if (running.contains(key)) {
+      again.add(key);
+      return;
+    }
+    waiting.add(key);
+    threads.schedule(() -> run(key), delay.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private void run(String key) {
+    synchronized (this) {
+      waiting.remove(key);
+      running.add(key);
+    }
+    Duration next = reconcile(key);
+    synchronized (this) {
+      running.remove(key);
+      if (again.remove(key) && next == null) {
+        next = Duration.ZERO;
+      }
+    }
+    if (next != null) {
+      schedule(key, next);
+    }
+  }
+
+  /** @return when to try the key again after a failure, or null */
+  private Duration reconcile(String key) {
+    P object = informer.getStore().getByKey(key);
+    try {
+      if (object != null) {
+        reconcile.reconcile(object);
+      }
+      failures.remove(key);
+      return null;
+    } catch (Exception e) {
+      int attempt = failures.merge(key, 1, Integer::sum);
+      Duration delay = retryDelay(attempt);
+      LOG.warn("{}: reconcile of {} failed (attempt {}), retrying in {}", name, key, attempt, delay, e);
+      return delay;
+    }
+  }
+
+  /** Doubles from {@link #FIRST_RETRY} up to {@link #LAST_RETRY}. */
+  static Duration retryDelay(int attempt) {
+    int doublings = Math.min(attempt - 1, 30);
+    Duration delay = FIRST_RETRY.multipliedBy(1L << doublings);
+    return delay.compareTo(LAST_RETRY) > 0 ? LAST_RETRY : delay;
+  }
+}
