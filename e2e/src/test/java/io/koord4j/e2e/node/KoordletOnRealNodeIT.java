@@ -190,7 +190,8 @@ class KoordletOnRealNodeIT {
             """.formatted(RealNode.LABEL)).build()).create();
     Operator operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false));
     operator.register(
-        BatchResourceReconciler.forCluster(client, Map.of("KOORD4J_SLO_CONFIG_NAMESPACE", NAMESPACE), Clock.systemUTC())
+        BatchResourceReconciler.forCluster(client,
+                Map.of(BatchResourceReconciler.SWITCH, "true", "KOORD4J_SLO_CONFIG_NAMESPACE", NAMESPACE), Clock.systemUTC())
             .orElseThrow(),
         c -> c.withName(BatchResourceReconciler.NAME + "-" + NAMESPACE));
     operator.start();
