@@ -27,7 +27,12 @@ final class RealNode {
 
   /** The manager image of this build, as {@code cluster.sh images load} tagged it. */
   static String managerImage() {
-    return "docker.io/koord4j/manager:" + System.getProperty("koord4j.version", "0.1.0-SNAPSHOT");
+    return image("manager");
+  }
+
+  /** A component's image of this build ({@code manager}, {@code koordlet}, ...). */
+  static String image(String component) {
+    return "docker.io/koord4j/" + component + ":" + System.getProperty("koord4j.version", "0.1.0-SNAPSHOT");
   }
 
   /**
@@ -35,6 +40,14 @@ final class RealNode {
    * kube-scheduler through its label and taint.
    */
   static Pod sleeperPod(String namespace, String name, Map<String, String> resources) {
+    return shellPod(namespace, name, "echo koord4j on the real node; exec sleep 3600", resources);
+  }
+
+  /**
+   * A pod of the manager image that runs a shell script, placed on the real node by kube-scheduler
+   * through its label and taint; resources are both requests and limits.
+   */
+  static Pod shellPod(String namespace, String name, String script, Map<String, String> resources) {
     PodBuilder pod = new PodBuilder()
         .withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
         .withNewSpec()
@@ -43,7 +56,7 @@ final class RealNode {
         .withEffect("NoSchedule").endToleration()
         .withTerminationGracePeriodSeconds(1L)
         .addNewContainer().withName("main").withImage(managerImage()).withImagePullPolicy("Never")
-        .withCommand("sh", "-c", "echo koord4j on the real node; exec sleep 3600")
+        .withCommand("sh", "-c", script)
         .withNewResources().addToRequests(quantities(resources)).addToLimits(quantities(resources))
         .endResources()
         .endContainer()
