@@ -143,6 +143,19 @@ public final class LocalCluster {
         .patch(PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(patch));
   }
 
+  /**
+   * Creates a namespace named {@code prefix} plus a random suffix and waits until its default
+   * ServiceAccount exists, so that pods can be created in it at once; returns its name.
+   */
+  public static String createNamespace(KubernetesClient client, String prefix) {
+    String name = prefix + "-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+    client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+        .withNewMetadata().withName(name).endMetadata().build()).serverSideApply();
+    client.serviceAccounts().inNamespace(name).withName("default")
+        .waitUntilCondition(java.util.Objects::nonNull, 30, TimeUnit.SECONDS);
+    return name;
+  }
+
   /** The repository root, for tests that read samples, manifests or scripts. */
   public static Path repoRoot() {
     String root = System.getProperty("koord4j.repo.root");

@@ -8,7 +8,6 @@ import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfigurationBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
@@ -35,8 +34,7 @@ import org.junit.jupiter.api.Test;
 
 /** The local control plane is a real Kubernetes: versions, scheduling, Jobs, webhooks, RBAC. */
 class LocalClusterIT {
-  private static final String NAMESPACE =
-      "local-cluster-it-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+  private static String namespace;
   private static KubernetesClient client;
 
   @BeforeAll
@@ -44,16 +42,13 @@ class LocalClusterIT {
     client = LocalCluster.client();
     LocalCluster.script("nodes", "--count", "2", "--cpu", "16", "--memory", "64Gi", "--prefix",
         "it-node");
-    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)
-        .endMetadata().build()).serverSideApply();
-    await().atMost(Duration.ofSeconds(30))
-        .until(() -> client.serviceAccounts().inNamespace(NAMESPACE).withName("default").get() != null);
+    namespace = LocalCluster.createNamespace(client, "local-cluster-it");
   }
 
   @AfterAll
   static void close() {
-    if (client != null) {
-      client.namespaces().withName(NAMESPACE).delete();
+    if (client != null && namespace != null) {
+      client.namespaces().withName(namespace).delete();
       client.close();
     }
   }
@@ -75,7 +70,7 @@ class LocalClusterIT {
   @Test
   void jobWithParallelismThreeRunsToCompletion() {
     Job job = new JobBuilder()
-        .withNewMetadata().withName("parallel-3").withNamespace(NAMESPACE).endMetadata()
+        .withNewMetadata().withName("parallel-3").withNamespace(namespace).endMetadata()
         .withNewSpec().withParallelism(3).withCompletions(3)
         .withNewTemplate().withNewSpec().withRestartPolicy("Never")
         .addNewContainer().withName("work").withImage("busybox")
@@ -84,10 +79,10 @@ class LocalClusterIT {
         .endSpec().endTemplate().endSpec().build();
     client.batch().v1().jobs().resource(job).create();
     await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
-      Job current = client.batch().v1().jobs().inNamespace(NAMESPACE).withName("parallel-3").get();
+      Job current = client.batch().v1().jobs().inNamespace(namespace).withName("parallel-3").get();
       assertThat(current.getStatus().getSucceeded()).isEqualTo(3);
     });
-    assertThat(client.pods().inNamespace(NAMESPACE).withLabel("job-name", "parallel-3").list()
+    assertThat(client.pods().inNamespace(namespace).withLabel("job-name", "parallel-3").list()
         .getItems()).as("pods bound by the scheduler").hasSize(3)
         .extracting(pod -> pod.getSpec().getNodeName()).doesNotContainNull();
   }
@@ -129,9 +124,9 @@ class LocalClusterIT {
               .endObjectSelector()
               .endWebhook().build()).serverSideApply();
       ConfigMap created = await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(() -> {
-        client.configMaps().inNamespace(NAMESPACE).withName("mutate-me").delete();
+        client.configMaps().inNamespace(namespace).withName("mutate-me").delete();
         return client.configMaps().resource(new ConfigMapBuilder().withNewMetadata()
-            .withName("mutate-me").withNamespace(NAMESPACE)
+            .withName("mutate-me").withNamespace(namespace)
             .addToLabels("local-cluster-it/mutate", "true").endMetadata()
             .addToData("original", "value").build()).create();
       }, cm -> cm.getData().containsKey("mutated"));
@@ -145,10 +140,10 @@ class LocalClusterIT {
   @Test
   void serviceAccountWithoutBindingIsForbidden() {
     String account = "no-rights";
-    client.serviceAccounts().inNamespace(NAMESPACE).resource(
+    client.serviceAccounts().inNamespace(namespace).resource(
         new io.fabric8.kubernetes.api.model.ServiceAccountBuilder().withNewMetadata()
-            .withName(account).withNamespace(NAMESPACE).endMetadata().build()).serverSideApply();
-    String token = client.serviceAccounts().inNamespace(NAMESPACE).withName(account)
+            .withName(account).withNamespace(namespace).endMetadata().build()).serverSideApply();
+    String token = client.serviceAccounts().inNamespace(namespace).withName(account)
         .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(600L)
             .endSpec().build())
         .getStatus().getToken();
@@ -157,7 +152,7 @@ class LocalClusterIT {
         .withCaCertData(client.getConfiguration().getCaCertData())
         .withOauthToken(token).build();
     try (KubernetesClient restricted = new KubernetesClientBuilder().withConfig(config).build()) {
-      assertThatThrownBy(() -> restricted.pods().inNamespace(NAMESPACE).list())
+      assertThatThrownBy(() -> restricted.pods().inNamespace(namespace).list())
           .isInstanceOfSatisfying(KubernetesClientException.class,
               e -> assertThat(e.getCode()).isEqualTo(403));
     }

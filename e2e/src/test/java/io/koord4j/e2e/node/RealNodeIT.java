@@ -3,7 +3,6 @@ package io.koord4j.e2e.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -12,30 +11,26 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Pods from koord4j's own image run on the real node: processes, cgroups, logs and exec. */
 class RealNodeIT {
-  private static final String NAMESPACE = "real-node-it-" + UUID.randomUUID().toString().substring(0, 8);
+  private static String namespace;
   private static KubernetesClient client;
 
   @BeforeAll
   static void start() {
     client = LocalCluster.client();
     RealNode.upWithImages();
-    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)
-        .endMetadata().build()).serverSideApply();
-    await().atMost(Duration.ofSeconds(30))
-        .until(() -> client.serviceAccounts().inNamespace(NAMESPACE).withName("default").get() != null);
+    namespace = LocalCluster.createNamespace(client, "real-node-it");
   }
 
   @AfterAll
   static void close() {
-    if (client != null) {
-      client.namespaces().withName(NAMESPACE).delete();
+    if (client != null && namespace != null) {
+      client.namespaces().withName(namespace).delete();
       client.close();
     }
   }
@@ -60,9 +55,9 @@ class RealNodeIT {
     Pod pod = runOnRealNode("guaranteed", Map.of("cpu", "250m", "memory", "128Mi"));
     assertThat(pod.getStatus().getQosClass()).isEqualTo("Guaranteed");
 
-    assertThat(client.pods().inNamespace(NAMESPACE).withName("guaranteed").getLog())
+    assertThat(client.pods().inNamespace(namespace).withName("guaranteed").getLog())
         .contains("koord4j on the real node");
-    assertThat(LocalCluster.script("kubectl", "exec", "-n", NAMESPACE, "guaranteed", "--",
+    assertThat(LocalCluster.script("kubectl", "exec", "-n", namespace, "guaranteed", "--",
         "java", "-version")).contains("openjdk version \"17");
 
     String container = RealNode.podCgroup(pod) + "/" + RealNode.containerId(pod);
@@ -79,9 +74,9 @@ class RealNodeIT {
     }
 
     Path podCgroup = RealNode.cgroup("cpu", RealNode.podCgroup(pod));
-    client.pods().inNamespace(NAMESPACE).withName("guaranteed").delete();
+    client.pods().inNamespace(namespace).withName("guaranteed").delete();
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-      assertThat(client.pods().inNamespace(NAMESPACE).withName("guaranteed").get()).isNull();
+      assertThat(client.pods().inNamespace(namespace).withName("guaranteed").get()).isNull();
       assertThat(Files.exists(podCgroup)).as("pod cgroup %s removed", podCgroup).isFalse();
     });
   }
@@ -89,8 +84,8 @@ class RealNodeIT {
   @Test
   void bestEffortAndBurstablePodsLandInTheirQosCgroups() {
     Pod bestEffort = runOnRealNode("besteffort", Map.of());
-    Pod burstable = client.pods().inNamespace(NAMESPACE).resource(
-        withRequestOnly(RealNode.sleeperPod(NAMESPACE, "burstable", Map.of()))).create();
+    Pod burstable = client.pods().inNamespace(namespace).resource(
+        withRequestOnly(RealNode.sleeperPod(namespace, "burstable", Map.of()))).create();
     burstable = awaitRunning(burstable.getMetadata().getName());
 
     assertThat(bestEffort.getStatus().getQosClass()).isEqualTo("BestEffort");
@@ -107,17 +102,17 @@ class RealNodeIT {
   }
 
   private Pod runOnRealNode(String name, Map<String, String> resources) {
-    client.pods().inNamespace(NAMESPACE).resource(RealNode.sleeperPod(NAMESPACE, name, resources)).create();
+    client.pods().inNamespace(namespace).resource(RealNode.sleeperPod(namespace, name, resources)).create();
     return awaitRunning(name);
   }
 
   private Pod awaitRunning(String name) {
     await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
-      Pod pod = client.pods().inNamespace(NAMESPACE).withName(name).get();
+      Pod pod = client.pods().inNamespace(namespace).withName(name).get();
       assertThat(pod.getSpec().getNodeName()).isEqualTo(RealNode.NAME);
       assertThat(pod.getStatus().getPhase()).as("phase of %s: %s", name, pod.getStatus())
           .isEqualTo("Running");
     });
-    return client.pods().inNamespace(NAMESPACE).withName(name).get();
+    return client.pods().inNamespace(namespace).withName(name).get();
   }
 }

@@ -3,7 +3,6 @@ package io.koord4j.e2e.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.testing.LocalCluster;
@@ -13,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -23,35 +21,32 @@ import org.junit.jupiter.api.Test;
 
 /** {@code cluster.sh node down} leaves nothing behind, even with pods running; up brings it back. */
 class RealNodeTeardownIT {
-  private static final String NAMESPACE = "real-node-down-it-" + UUID.randomUUID().toString().substring(0, 8);
+  private static String namespace;
   private static KubernetesClient client;
 
   @BeforeAll
   static void start() {
     client = LocalCluster.client();
     RealNode.upWithImages();
-    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)
-        .endMetadata().build()).serverSideApply();
-    await().atMost(Duration.ofSeconds(30))
-        .until(() -> client.serviceAccounts().inNamespace(NAMESPACE).withName("default").get() != null);
+    namespace = LocalCluster.createNamespace(client, "real-node-down-it");
   }
 
   @AfterAll
   static void close() {
-    if (client != null) {
-      client.namespaces().withName(NAMESPACE).delete();
+    if (client != null && namespace != null) {
+      client.namespaces().withName(namespace).delete();
       client.close();
     }
   }
 
   @Test
   void nodeDownRemovesEveryProcessMountAndBridgeThenUpMakesItReadyAgain() throws IOException {
-    client.pods().inNamespace(NAMESPACE)
-        .resource(RealNode.sleeperPod(NAMESPACE, "left-running", Map.of("cpu", "100m", "memory", "64Mi")))
+    client.pods().inNamespace(namespace)
+        .resource(RealNode.sleeperPod(namespace, "left-running", Map.of("cpu", "100m", "memory", "64Mi")))
         .create();
     await().atMost(Duration.ofSeconds(90)).until(() -> "Running".equals(
-        client.pods().inNamespace(NAMESPACE).withName("left-running").get().getStatus().getPhase()));
-    Pod pod = client.pods().inNamespace(NAMESPACE).withName("left-running").get();
+        client.pods().inNamespace(namespace).withName("left-running").get().getStatus().getPhase()));
+    Pod pod = client.pods().inNamespace(namespace).withName("left-running").get();
     List<String> podProcesses = Files.readAllLines(
         RealNode.cgroup("cpu", RealNode.podCgroup(pod) + "/" + RealNode.containerId(pod)).resolve("cgroup.procs"));
     assertThat(podProcesses).as("the container's processes").isNotEmpty();
