@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.koord4j.manager.it.InProcessManager;
 import io.koord4j.testing.LocalCluster;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,6 +26,8 @@ class KueueOnLocalClusterIT {
 
   @BeforeAll
   static void startKueue() {
+    // Kueue alone owns jobs labelled with its queue name here: stop the manager earlier tests ran.
+    InProcessManager.stop();
     client = LocalCluster.client();
     LocalCluster.script("nodes", "--count", "1", "--cpu", "16", "--memory", "64Gi", "--prefix",
         "kueue-it-node");

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.koord4j.e2e.helm.RbacAudit.Access;
+import io.koord4j.manager.it.InProcessManager;
 import io.koord4j.testing.LocalCluster;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -110,6 +111,8 @@ class HelmInstallIT {
 
   @BeforeAll
   static void installPrerequisites() throws IOException {
+    // The installed manager must be the only one admitting: stop the one earlier tests ran here.
+    InProcessManager.stop();
     client = LocalCluster.client();
     LocalCluster.script("node", "up");
     LocalCluster.script("images", "load", "--tag", IMAGE_TAG);
