@@ -198,8 +198,10 @@ class KueueGangFeasibilityIT {
         .until(() -> rawWorkload("huge")
             .map(workload -> Boolean.FALSE.equals(workload.<Boolean>get("spec", "active")))
             .orElse(false));
-    // Deactivating evicts, and eviction resets every check to Pending; the event keeps our reason.
-    assertThat(ourCheck("huge").orElseThrow().getMessage()).endsWith("Previously: Rejected");
+    // Deactivating evicts, a later write that resets every check to Pending; the event keeps our reason.
+    await("Kueue resets the rejected check on eviction").atMost(TIMEOUT)
+        .until(() -> ourCheck("huge").map(AdmissionCheckState::getMessage).orElse(""),
+            message -> message.endsWith("Previously: Rejected"));
     String workloadName = workload("huge").orElseThrow().getMetadata().getName();
     assertThat(client.v1().events().inNamespace(NAMESPACE).list().getItems())
         .filteredOn(event -> workloadName.equals(event.getInvolvedObject().getName())
