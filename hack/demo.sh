@@ -5,6 +5,8 @@
 # printed live until every Job is done; then the manager is stopped.
 #
 # Usage: hack/demo.sh            (JOBS=30 by default; MVN_FLAGS=-o to build offline)
+#        HELM=1 hack/demo.sh     koord4j installed by Helm on the real node, from the local images,
+#                                instead of the manager as a local process; uninstalled at the end
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,26 +34,48 @@ kubectl apply --server-side --force-conflicts -f "$ROOT/crds/manifests/" >/dev/n
 kubectl apply --server-side --force-conflicts -f "$ROOT/samples/quota/" -f "$ROOT/samples/queues/" >/dev/null
 kubectl get eq -n koordinator-system
 
-say "building the manager"
-(cd "$ROOT" && mvn -B -q ${MVN_FLAGS:-} -pl queue-controller -am package -DskipTests -Dexec.skip)
-JAR=$(ls "$ROOT"/queue-controller/target/koord4j-manager-*-jar-with-dependencies.jar)
+start_local_manager() {
+  say "building the manager"
+  (cd "$ROOT" && mvn -B -q ${MVN_FLAGS:-} -pl queue-controller -am package -DskipTests -Dexec.skip)
+  JAR=$(ls "$ROOT"/queue-controller/target/koord4j-manager-*-jar-with-dependencies.jar)
 
-say "starting the manager with its webhook (log: $LOG)"
-KOORD4J_HTTP_PORT=$HTTP_PORT KOORD4J_WEBHOOK_URL_HOST=127.0.0.1 KOORD4J_WEBHOOK_PORT=$WEBHOOK_PORT \
-  java -jar "$JAR" --webhook >"$LOG" 2>&1 &
-MANAGER=$!
-stop_manager() {
-  kill "$MANAGER" 2>/dev/null && wait "$MANAGER" 2>/dev/null || true
-  # The webhook fails closed while no replica serves it; the demo leaves the cluster as it was.
-  kubectl delete mutatingwebhookconfiguration koord4j-mutating --ignore-not-found >/dev/null
-  kubectl delete validatingwebhookconfiguration koord4j-validating --ignore-not-found >/dev/null
+  say "starting the manager with its webhook (log: $LOG)"
+  KOORD4J_HTTP_PORT=$HTTP_PORT KOORD4J_WEBHOOK_URL_HOST=127.0.0.1 KOORD4J_WEBHOOK_PORT=$WEBHOOK_PORT \
+    java -jar "$JAR" --webhook >"$LOG" 2>&1 &
+  MANAGER=$!
+  stop_manager() {
+    kill "$MANAGER" 2>/dev/null && wait "$MANAGER" 2>/dev/null || true
+    # The webhook fails closed while no replica serves it; the demo leaves the cluster as it was.
+    kubectl delete mutatingwebhookconfiguration koord4j-mutating --ignore-not-found >/dev/null
+    kubectl delete validatingwebhookconfiguration koord4j-validating --ignore-not-found >/dev/null
+  }
+  trap stop_manager EXIT
+  until grep -q "admission loop started" "$LOG"; do
+    kill -0 "$MANAGER" 2>/dev/null || { cat "$LOG"; exit 1; }
+    sleep 1
+  done
 }
-trap stop_manager EXIT
-until grep -q "admission loop started" "$LOG"; do
-  kill -0 "$MANAGER" 2>/dev/null || { cat "$LOG"; exit 1; }
-  sleep 1
-done
-curl -sf "http://127.0.0.1:$HTTP_PORT/readyz" >/dev/null && echo "manager ready"
+
+# The chart with the local cluster's values: the real node runs the manager and koord-scheduler
+# from images built from this checkout.
+install_with_helm() {
+  local helm=${KOORD4J_CACHE:-$HOME/.cache/koord4j/cluster}/bin/helm
+  say "building the images and installing koord4j with Helm"
+  (cd "$ROOT" && mvn -B -q ${MVN_FLAGS:-} -pl queue-controller,scheduler-plugins -am package -DskipTests -Dexec.skip)
+  bash "$CLUSTER" node up
+  bash "$CLUSTER" images load --tag demo
+  # The manager's port in hack/local-cluster/helm-values.yaml.
+  HTTP_PORT=18090
+  "$helm" upgrade --install koord4j "$ROOT/helm/koord4j" -n koord4j-system --create-namespace \
+    -f "$ROOT/hack/local-cluster/helm-values.yaml" --set image.tag=demo --wait --timeout 10m
+  uninstall() { "$helm" uninstall koord4j -n koord4j-system --wait >/dev/null || true; }
+  trap uninstall EXIT
+  until kubectl get lease koord4j-manager -n koord4j-system >/dev/null 2>&1; do sleep 1; done
+}
+
+if [[ ${HELM:-0} == 1 ]]; then install_with_helm; else start_local_manager; fi
+until curl -sf "http://127.0.0.1:$HTTP_PORT/readyz" >/dev/null; do sleep 1; done
+echo "manager ready"
 
 say "submitting $JOBS Jobs across ${#TEAMS[@]} teams"
 kubectl delete namespace "$NAMESPACE" --ignore-not-found --wait=true >/dev/null

@@ -185,10 +185,19 @@ start_kubelet() {
     --node-labels "$NODE_LABEL=true,kubernetes.io/os=linux"
 }
 
+# Pods in the node's network hand a shared port (SO_REUSEPORT) to their successor: connections
+# still queued in a listener that closes move to another listener of the port instead of being
+# reset (Linux 5.14+).
+migrate_shared_port_connections() {
+  local knob=/proc/sys/net/ipv4/tcp_migrate_req
+  if [[ -w $knob ]]; then echo 1 >"$knob"; else log "$knob is not available: a closing listener resets its queued connections"; fi
+}
+
 node_up() {
   cluster_is_up || die "the cluster is not up; run: cluster.sh up"
   local start=$SECONDS
   node_build
+  migrate_shared_port_connections
   if is_running kubelet && is_running containerd && node_is_ready; then
     log "real node $NODE_NAME already up"
     return 0

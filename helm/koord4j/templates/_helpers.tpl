@@ -119,8 +119,9 @@ podAntiAffinity:
 {{- end }}
 {{- end -}}
 
-{{/* How a Deployment rolls: with hostNetwork a new pod cannot start next to the old one on its
-     node (they would share ports), so an old pod goes first. */}}
+{{/* How the scheduler's and yarn-copilot's Deployments roll: with hostNetwork a new pod cannot
+     start next to the old one on its node (they would share ports), so an old pod goes first.
+     The manager shares its ports instead (see its Deployment). */}}
 {{- define "koord4j.strategy" -}}
 {{- if .Values.networking.hostNetwork }}
 type: RollingUpdate

@@ -1,9 +1,11 @@
 package io.koord4j.probes;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -12,32 +14,47 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 class ProbeServerTest {
+  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
   @Test
-  void answersHealthAlwaysReadinessOnceStartedAndMetrics() throws Exception {
-    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    registry.counter("koord4j_test_events").increment();
+  void readinessFollowsTheProcessAndMetricsAreScraped() throws Exception {
+    registry.counter("koord4j_probe_test").increment();
     AtomicBoolean ready = new AtomicBoolean();
-
     try (ProbeServer server = ProbeServer.start(0, registry, ready::get)) {
-      assertThat(get(server, "/healthz").statusCode()).isEqualTo(200);
-      HttpResponse<String> starting = get(server, "/readyz");
-      assertThat(starting.statusCode()).isEqualTo(503);
-      assertThat(starting.body()).isEqualTo("starting");
-
+      assertThat(get(server.port(), "/readyz").statusCode()).isEqualTo(503);
       ready.set(true);
 
-      assertThat(get(server, "/readyz").statusCode()).isEqualTo(200);
-      HttpResponse<String> metrics = get(server, "/metrics");
-      assertThat(metrics.headers().firstValue("Content-Type")).hasValue("text/plain; version=0.0.4; charset=utf-8");
-      assertThat(metrics.body()).contains("koord4j_test_events_total 1.0");
+      assertThat(get(server.port(), "/readyz").statusCode()).isEqualTo(200);
+      assertThat(get(server.port(), "/healthz").body()).isEqualTo("ok");
+      assertThat(get(server.port(), "/metrics").body()).contains("koord4j_probe_test_total 1.0");
+      assertThat(get(server.port(), "/other").statusCode()).isEqualTo(404);
     }
   }
 
-  private static HttpResponse<String> get(ProbeServer server, String path) throws Exception {
+  @Test
+  void aSuccessorListensOnASharedPortWhileItsPredecessorStillServes() throws Exception {
+    try (ProbeServer predecessor = ProbeServer.start(0, registry, () -> true, true);
+        ProbeServer successor = ProbeServer.start(predecessor.port(), registry, () -> true, true)) {
+      assertThat(successor.port()).isEqualTo(predecessor.port());
+      predecessor.close();
+
+      assertThat(get(successor.port(), "/healthz").body()).isEqualTo("ok");
+    }
+  }
+
+  @Test
+  void aPortNotSharedIsRefusedToASecondServer() throws Exception {
+    try (ProbeServer first = ProbeServer.start(0, registry, () -> true)) {
+      assertThatThrownBy(() -> ProbeServer.start(first.port(), registry, () -> true))
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining("in use");
+    }
+  }
+
+  private static HttpResponse<String> get(int port, String path) throws Exception {
     return HttpClient.newHttpClient()
         .send(
-            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).build(),
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
             HttpResponse.BodyHandlers.ofString());
   }
 }

@@ -16,6 +16,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,9 +32,16 @@ import org.slf4j.LoggerFactory;
  * metrics at once, the webhook if asked for (every replica serves it), and the controllers only
  * while this replica holds the leader Lease. A replica that loses the lease exits, so that it
  * never acts next to the new leader; its restart joins the election again.
+ *
+ * <p>A replica told to stop (SIGTERM) hands over without losing a review or admitting twice: it
+ * turns unready, finishes its admission pass and stops its controllers, releases the Lease so the
+ * successor leads at once, then stops its webhook gracefully ({@link
+ * WebhookServer#closeGracefully}).
  */
 public final class ManagerMain {
   private static final Logger LOG = LoggerFactory.getLogger(ManagerMain.class);
+  /** How long a stopping replica still serves reviews, while the API server moves to the successor. */
+  private static final Duration WEBHOOK_LINGER = Duration.ofSeconds(5);
 
   private ManagerMain() {}
 
@@ -48,8 +56,8 @@ public final class ManagerMain {
     ManagerSettings settings = ManagerSettings.from(System.getenv(), args);
     KubernetesClient client = new KubernetesClientBuilder().build();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    AtomicBoolean ready = new AtomicBoolean();
-    ProbeServer probes = ProbeServer.start(settings.httpPort(), registry, ready::get);
+    Readiness ready = new Readiness(settings.readyFile());
+    ProbeServer probes = ProbeServer.start(settings.httpPort(), registry, ready, settings.sharedPorts());
     ensureNamespace(client, settings.namespace());
     // In Kueue mode Kueue's own webhook holds the jobs.
     WebhookServer webhook =
@@ -67,13 +75,14 @@ public final class ManagerMain {
         .addShutdownHook(
             new Thread(
                 () -> {
+                  ready.set(false);
                   stopping.set(true);
                   manager.close();
                   Optional.ofNullable(leadership.get()).ifPresent(f -> f.cancel(true));
                   // A successor need not wait for the lease to expire.
                   elector.release();
                   if (webhook != null) {
-                    webhook.close();
+                    webhook.closeGracefully(WEBHOOK_LINGER);
                   }
                   probes.close();
                 }));

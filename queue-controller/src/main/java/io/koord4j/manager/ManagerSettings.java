@@ -1,8 +1,11 @@
 package io.koord4j.manager;
 
+import io.koord4j.probes.SharedPort;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * How the manager runs, from the environment (and {@code --webhook} on the command line).
@@ -20,6 +23,11 @@ import java.util.Map;
  * @param kueueAdmissionCheck run as a Kueue AdmissionCheck controller instead of koord4j's own
  *     queues ({@code --kueue-admission-check} or {@code KOORD4J_KUEUE_ADMISSION_CHECK=true}):
  *     Kueue then owns the jobs and their queueing, koord4j only decides gang feasibility
+ * @param sharedPorts listen with SO_REUSEPORT ({@code KOORD4J_SHARED_PORTS=true}), so that in the
+ *     node's network a new replica starts on the same host while its predecessor still serves
+ * @param readyFile a file that exists exactly while this replica is ready ({@code
+ *     KOORD4J_READY_FILE}), for a readiness check that cannot mistake another replica's answer
+ *     for this one's, as an HTTP check on a shared port would; empty for none
  */
 public record ManagerSettings(
     String namespace,
@@ -27,7 +35,9 @@ public record ManagerSettings(
     Duration leaseDuration,
     int httpPort,
     boolean webhook,
-    boolean kueueAdmissionCheck) {
+    boolean kueueAdmissionCheck,
+    boolean sharedPorts,
+    Optional<Path> readyFile) {
 
   public static ManagerSettings from(Map<String, String> env, String[] args) {
     return new ManagerSettings(
@@ -37,7 +47,9 @@ public record ManagerSettings(
             Long.parseLong(env.getOrDefault("KOORD4J_LEASE_DURATION_SECONDS", "15"))),
         Integer.parseInt(env.getOrDefault("KOORD4J_HTTP_PORT", "8080")),
         flag("--webhook", "KOORD4J_WEBHOOK", env, args),
-        flag("--kueue-admission-check", "KOORD4J_KUEUE_ADMISSION_CHECK", env, args));
+        flag("--kueue-admission-check", "KOORD4J_KUEUE_ADMISSION_CHECK", env, args),
+        SharedPort.requested(env),
+        Optional.ofNullable(env.get("KOORD4J_READY_FILE")).filter(file -> !file.isBlank()).map(Path::of));
   }
 
   private static boolean flag(String option, String variable, Map<String, String> env, String[] args) {

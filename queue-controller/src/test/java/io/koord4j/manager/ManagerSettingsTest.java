@@ -2,6 +2,7 @@ package io.koord4j.manager;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -30,5 +31,18 @@ class ManagerSettingsTest {
     assertThat(ManagerSettings.from(Map.of("KOORD4J_KUEUE_ADMISSION_CHECK", "true"), new String[0])
             .kueueAdmissionCheck())
         .isTrue();
+  }
+
+  @Test
+  void aReplicaSharesItsPortsAndMarksItsReadinessInAFileOnlyWhenAsked() {
+    ManagerSettings defaults = ManagerSettings.from(Map.of(), new String[0]);
+    ManagerSettings hostNetwork =
+        ManagerSettings.from(
+            Map.of("KOORD4J_SHARED_PORTS", "true", "KOORD4J_READY_FILE", "/tmp/ready"), new String[0]);
+
+    assertThat(defaults.sharedPorts()).isFalse();
+    assertThat(defaults.readyFile()).isEmpty();
+    assertThat(hostNetwork.sharedPorts()).isTrue();
+    assertThat(hostNetwork.readyFile()).contains(Path.of("/tmp/ready"));
   }
 }

@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -158,7 +159,9 @@ public final class WebhookServer implements AutoCloseable {
       cache.start(CACHE_FILL_TIMEOUT);
     }
     keys = new ReloadableKeyManager(certificates.initial());
-    server = AdmissionServer.start(settings.bindHost(), settings.port(), keys, routes, registry);
+    server =
+        AdmissionServer.start(
+            settings.bindHost(), settings.port(), keys, routes, registry, settings.sharedPort());
     endpoint =
         settings.localUrlHost() != null
             ? new ClientEndpoint.Url(settings.localUrlHost(), server.port())
@@ -177,9 +180,21 @@ public final class WebhookServer implements AutoCloseable {
   /** Stops serving; the configurations stay, so queued jobs are refused until a replica is back. */
   @Override
   public synchronized void close() {
+    stop(AdmissionServer::close);
+  }
+
+  /**
+   * Stops serving without failing a review, for a successor already serving: see {@link
+   * AdmissionServer#closeGracefully}.
+   */
+  public synchronized void closeGracefully(Duration linger) {
+    stop(admission -> admission.closeGracefully(linger));
+  }
+
+  private void stop(Consumer<AdmissionServer> closing) {
     refresher.shutdownNow();
     if (server != null) {
-      server.close();
+      closing.accept(server);
     }
     if (cache != null) {
       cache.close();

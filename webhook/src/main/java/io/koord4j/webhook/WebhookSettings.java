@@ -2,6 +2,7 @@ package io.koord4j.webhook;
 
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.koord4j.probes.SharedPort;
 import io.koord4j.webhook.registration.WebhookConfigurations;
 import io.koord4j.webhook.tls.RotationTiming;
 import java.time.Duration;
@@ -28,6 +29,8 @@ import java.util.Map;
  * @param managedNamespaces namespaces whose jobs are all queued, or null for none
  * @param useNamespaceDefaultQueue whether a job without a queue label joins its namespace's queue
  *     named {@code default}
+ * @param sharedPort listen with SO_REUSEPORT, so that a successor in the node's network can serve
+ *     on the same port before this server stops (see {@code SharedPort})
  */
 public record WebhookSettings(
     String namespace,
@@ -43,7 +46,8 @@ public record WebhookSettings(
     Duration refreshPeriod,
     Duration settleDelay,
     LabelSelector managedNamespaces,
-    boolean useNamespaceDefaultQueue) {
+    boolean useNamespaceDefaultQueue,
+    boolean sharedPort) {
 
   /** In-cluster defaults: Service {@code koord4j-webhook} in {@code namespace}, port 9443. */
   public static WebhookSettings defaults(String namespace) {
@@ -61,6 +65,7 @@ public record WebhookSettings(
         Duration.ofMinutes(1),
         Duration.ofSeconds(10),
         null,
+        false,
         false);
   }
 
@@ -71,7 +76,8 @@ public record WebhookSettings(
    * (9443), {@code KOORD4J_WEBHOOK_URL_HOST} (e.g. {@code 127.0.0.1}: register a URL instead of
    * the Service), {@code KOORD4J_MANAGED_NAMESPACES} ({@code key=value}: the label of namespaces
    * whose jobs are all queued), {@code KOORD4J_NAMESPACE_DEFAULT_QUEUE} ({@code true}: unlabelled
-   * jobs join their namespace's queue {@code default}).
+   * jobs join their namespace's queue {@code default}), {@code KOORD4J_SHARED_PORTS} ({@code true}:
+   * share the port with a successor on the same host).
    *
    * @throws IllegalArgumentException naming the variable whose value cannot be read
    */
@@ -80,7 +86,8 @@ public record WebhookSettings(
         defaults(value(env, "KOORD4J_NAMESPACE", "koord4j-system"))
             .withQueueing(
                 managedNamespaces(env.get("KOORD4J_MANAGED_NAMESPACES")),
-                Boolean.parseBoolean(value(env, "KOORD4J_NAMESPACE_DEFAULT_QUEUE", "false")));
+                Boolean.parseBoolean(value(env, "KOORD4J_NAMESPACE_DEFAULT_QUEUE", "false")))
+            .withSharedPort(SharedPort.requested(env));
     String urlHost = env.get("KOORD4J_WEBHOOK_URL_HOST");
     String port = value(env, "KOORD4J_WEBHOOK_PORT", "9443");
     try {
@@ -111,26 +118,32 @@ public record WebhookSettings(
   public WebhookSettings withLocalUrl(String host, int port) {
     return new WebhookSettings(namespace, serviceName, servicePort, secretName, configurationNames,
         host, port, host, caValidity, servingValidity, refreshPeriod, settleDelay,
-        managedNamespaces, useNamespaceDefaultQueue);
+        managedNamespaces, useNamespaceDefaultQueue, sharedPort);
   }
 
   public WebhookSettings withNames(String secret, WebhookConfigurations.Names configurations) {
     return new WebhookSettings(namespace, serviceName, servicePort, secret, configurations,
         bindHost, port, localUrlHost, caValidity, servingValidity, refreshPeriod, settleDelay,
-        managedNamespaces, useNamespaceDefaultQueue);
+        managedNamespaces, useNamespaceDefaultQueue, sharedPort);
   }
 
   public WebhookSettings withRotation(
       Duration ca, Duration serving, Duration refresh, Duration settle) {
     return new WebhookSettings(namespace, serviceName, servicePort, secretName,
         configurationNames, bindHost, port, localUrlHost, ca, serving, refresh, settle,
-        managedNamespaces, useNamespaceDefaultQueue);
+        managedNamespaces, useNamespaceDefaultQueue, sharedPort);
   }
 
   public WebhookSettings withQueueing(LabelSelector managed, boolean namespaceDefaultQueue) {
     return new WebhookSettings(namespace, serviceName, servicePort, secretName,
         configurationNames, bindHost, port, localUrlHost, caValidity, servingValidity,
-        refreshPeriod, settleDelay, managed, namespaceDefaultQueue);
+        refreshPeriod, settleDelay, managed, namespaceDefaultQueue, sharedPort);
+  }
+
+  public WebhookSettings withSharedPort(boolean shared) {
+    return new WebhookSettings(namespace, serviceName, servicePort, secretName,
+        configurationNames, bindHost, port, localUrlHost, caValidity, servingValidity,
+        refreshPeriod, settleDelay, managedNamespaces, useNamespaceDefaultQueue, shared);
   }
 
   private static LabelSelector managedNamespaces(String keyValue) {

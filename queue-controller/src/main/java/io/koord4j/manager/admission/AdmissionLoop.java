@@ -36,10 +36,9 @@ import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -59,6 +58,8 @@ public final class AdmissionLoop implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionLoop.class);
   private static final Duration COALESCE = Duration.ofMillis(100);
   private static final Duration RETRY = Duration.ofSeconds(1);
+  /** How long closing waits for the pass under way: its writes are a few API calls. */
+  private static final Duration FINISH_PASS = Duration.ofSeconds(10);
 
   private final KubernetesClient client;
   private final SharedInformers informers;
@@ -67,8 +68,7 @@ public final class AdmissionLoop implements AutoCloseable {
   private final AdmissionObserver observer;
   private final QueueUnitStatusRecorder recorder;
   private final AdmissionCore core = new AdmissionCore(new SplittableRandom());
-  private final ScheduledExecutorService thread =
-      Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "admission-loop"));
+  private final ScheduledThreadPoolExecutor thread = loopThread();
   private final Map<SharedIndexInformer<?>, ResourceEventHandler<?>> handlers =
       new LinkedHashMap<>();
 
@@ -121,10 +121,31 @@ public final class AdmissionLoop implements AutoCloseable {
         units.size(), quotas.size(), queues.size(), nodes.size());
   }
 
+  /**
+   * Stops the loop: events and passes not started yet are dropped, and the pass under way finishes
+   * its writes before this returns, so a successor that leads afterwards never sees half of it.
+   */
   @Override
   public void close() {
     handlers.forEach(AdmissionLoop::removeHandler);
-    thread.shutdownNow();
+    thread.shutdown();
+    try {
+      if (!thread.awaitTermination(FINISH_PASS.toMillis(), TimeUnit.MILLISECONDS)) {
+        LOG.warn("the admission pass did not finish in {}; stopping it", FINISH_PASS);
+        thread.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      thread.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static ScheduledThreadPoolExecutor loopThread() {
+    ScheduledThreadPoolExecutor thread =
+        new ScheduledThreadPoolExecutor(1, task -> new Thread(task, "admission-loop"));
+    // After close, nothing queued runs: only the task under way finishes.
+    thread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    return thread;
   }
 
   // ---- informer events, all on the loop thread

@@ -1,6 +1,7 @@
 package io.koord4j.webhook.http;
 
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
+import io.koord4j.probes.SharedPort;
 import io.koord4j.webhook.tls.ReloadableKeyManager;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -11,17 +12,20 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.file.FileSystemOptions;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.net.KeyCertOptions;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +42,8 @@ import org.slf4j.LoggerFactory;
  * <p>Every review is answered within {@link #ANSWER_BOUND} of its arrival, well before the API
  * server gives up: a handler that fails or is still busy then is answered for by its route's
  * failure policy ({@link AdmissionEndpoint#undecided}) and counted in {@link #INTERNAL_ERRORS}.
+ *
+ * <p>{@link #closeGracefully} lets a successor take over without a failed review: see there.
  */
 public final class AdmissionServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionServer.class);
@@ -62,6 +68,10 @@ public final class AdmissionServer implements AutoCloseable {
   private final AdmissionTimers timers;
   private final MeterRegistry registry;
   private final Duration answerBound;
+  /** Reviews received and not answered yet. */
+  private final AtomicInteger underWay = new AtomicInteger();
+  /** Set when the server is stopping: every answer then closes its connection. */
+  private volatile boolean draining;
 
   private AdmissionServer(
       Vertx vertx,
@@ -87,7 +97,18 @@ public final class AdmissionServer implements AutoCloseable {
       ReloadableKeyManager keys,
       Map<String, AdmissionRoute> routes,
       MeterRegistry registry) {
-    return start(host, port, keys, routes, registry, ANSWER_BOUND);
+    return start(host, port, keys, routes, registry, false, ANSWER_BOUND);
+  }
+
+  /** As {@link #start(String, int, ReloadableKeyManager, Map, MeterRegistry)}, sharing the port if asked ({@link SharedPort}). */
+  public static AdmissionServer start(
+      String host,
+      int port,
+      ReloadableKeyManager keys,
+      Map<String, AdmissionRoute> routes,
+      MeterRegistry registry,
+      boolean sharedPort) {
+    return start(host, port, keys, routes, registry, sharedPort, ANSWER_BOUND);
   }
 
   static AdmissionServer start(
@@ -96,21 +117,25 @@ public final class AdmissionServer implements AutoCloseable {
       ReloadableKeyManager keys,
       Map<String, AdmissionRoute> routes,
       MeterRegistry registry,
+      boolean sharedPort,
       Duration answerBound) {
     Vertx vertx =
-        Vertx.vertx(
+        SharedPort.vertx(
             new VertxOptions()
                 .setFileSystemOptions(
                     new FileSystemOptions()
                         .setFileCachingEnabled(false)
-                        .setClassPathResolvingEnabled(false)));
+                        .setClassPathResolvingEnabled(false)),
+            sharedPort);
     HttpServerOptions options =
-        new HttpServerOptions()
-            .setSsl(true)
-            .setKeyCertOptions(KeyCertOptions.wrap(keys))
-            .setHost(host)
-            .setPort(port)
-            .setIdleTimeout(120);
+        SharedPort.listen(
+            new HttpServerOptions()
+                .setSsl(true)
+                .setKeyCertOptions(KeyCertOptions.wrap(keys))
+                .setHost(host)
+                .setPort(port)
+                .setIdleTimeout(120),
+            sharedPort);
     HttpServer server = vertx.createHttpServer(options);
     AdmissionServer admission = new AdmissionServer(vertx, server, routes, registry, answerBound);
     server.requestHandler(admission::serve);
@@ -134,6 +159,32 @@ public final class AdmissionServer implements AutoCloseable {
     await(vertx.close());
   }
 
+  /**
+   * Stops without failing a review, for a successor that already serves on the same port (or
+   * behind the same Service): from now on every answer closes its connection, so the API server
+   * opens its next one to a server that stays; connections are still accepted and served for
+   * {@code linger}; then the reviews under way are answered (within the answer bound) and the
+   * server closes.
+   */
+  public void closeGracefully(Duration linger) {
+    draining = true;
+    pause(linger);
+    long deadline = System.nanoTime() + answerBound.plusSeconds(1).toNanos();
+    while (underWay.get() > 0 && System.nanoTime() < deadline) {
+      pause(Duration.ofMillis(20));
+    }
+    close();
+  }
+
+  boolean draining() {
+    return draining;
+  }
+
+  /** Reviews received and not answered yet. */
+  int underWay() {
+    return underWay.get();
+  }
+
   private void serve(HttpServerRequest request) {
     if (HEALTH_PATH.equals(request.path())) {
       send(request, new HttpReply(200, TEXT, "ok\n"));
@@ -150,6 +201,13 @@ public final class AdmissionServer implements AutoCloseable {
     }
     Timer.Sample arrival = Timer.start();
     Timer timer = timers.forPath(request.path());
+    underWay.incrementAndGet();
+    request.response().endHandler(done -> underWay.decrementAndGet());
+    request.response().closeHandler(closed -> {
+      if (!request.response().ended()) {
+        underWay.decrementAndGet();
+      }
+    });
     Buffer body = Buffer.buffer();
     boolean[] oversized = {declaredLength(request) > MAX_BODY_BYTES};
     request.handler(
@@ -236,21 +294,32 @@ public final class AdmissionServer implements AutoCloseable {
    * Answers once the body has been read and dropped: a client still sending when the server
    * answers and closes would see a reset instead of the reason.
    */
-  private static void refuseOversized(HttpServerRequest request) {
+  private void refuseOversized(HttpServerRequest request) {
     send(
         request,
         HttpReply.badRequest("the AdmissionReview is larger than " + MAX_BODY_BYTES + " bytes"));
   }
 
-  private static void send(HttpServerRequest request, HttpReply reply) {
+  private void send(HttpServerRequest request, HttpReply reply) {
     HttpServerResponse response = request.response();
     if (response.ended() || response.closed()) {
       return;
     }
-    response
-        .setStatusCode(reply.status())
-        .putHeader("Content-Type", reply.contentType())
-        .end(reply.body());
+    response.setStatusCode(reply.status()).putHeader("Content-Type", reply.contentType());
+    if (draining && request.version() != HttpVersion.HTTP_2) {
+      response.putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
+      response.end(reply.body()).onComplete(sent -> request.connection().close());
+    } else {
+      response.end(reply.body());
+    }
+  }
+
+  private static void pause(Duration duration) {
+    try {
+      Thread.sleep(duration.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static <T> T await(Future<T> future) {

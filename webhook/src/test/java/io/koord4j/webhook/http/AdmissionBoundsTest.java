@@ -113,7 +113,7 @@ class AdmissionBoundsTest {
 
   private void start(Map<String, AdmissionRoute> routes) {
     registry = new SimpleMeterRegistry();
-    server = AdmissionServer.start("127.0.0.1", 0, keys, routes, registry, BOUND);
+    server = AdmissionServer.start("127.0.0.1", 0, keys, routes, registry, false, BOUND);
   }
 
   private AdmissionReview post(String path) throws Exception {
