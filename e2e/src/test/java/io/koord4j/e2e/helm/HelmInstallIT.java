@@ -104,7 +104,18 @@ class HelmInstallIT {
               // condition and an event).
               new Access("patch", "", "pods"),
               new Access("patch", "", "pods/status"),
-              new Access("create", "", "events")));
+              new Access("create", "", "events")),
+          "koord4j-koordlet",
+          Set.of(
+              // The real node has no GPUs: no Device to apply, no GPU model label.
+              new Access("create", "scheduling.koordinator.sh", "devices"),
+              new Access("patch", "scheduling.koordinator.sh", "devices"),
+              new Access("patch", "", "nodes"),
+              // Memory pressure only: best-effort pods evicted, with an event.
+              new Access("create", "", "pods/eviction"),
+              new Access("create", "", "events"),
+              // The node's NodeMetric may outlive an installation (the Node owns it).
+              new Access("create", "slo.koordinator.sh", "nodemetrics")));
 
   private static KubernetesClient client;
   private static long auditOffset;
@@ -145,16 +156,16 @@ class HelmInstallIT {
     ClusterTools.Result install =
         ClusterTools.helm(
             "install", RELEASE, ClusterTools.chart(), "-n", NAMESPACE, "--create-namespace",
-            "-f", ClusterTools.localClusterValues(), "--set", "image.tag=" + IMAGE_TAG);
+            "-f", ClusterTools.localClusterValues(), "--set", "image.tag=" + IMAGE_TAG, "--set", "koordlet.enabled=true");
     assertThat(install.succeeded()).as(install.describe()).isTrue();
     // Helm's --wait counts a one-replica Deployment that may be unavailable as ready at once.
     await("koord4j's pods run").atMost(INSTALL_TIMEOUT).untilAsserted(() ->
-        assertThat(componentPods()).hasSize(2).allSatisfy(pod -> assertThat(pod.getStatus().getConditions())
+        assertThat(componentPods()).hasSize(3).allSatisfy(pod -> assertThat(pod.getStatus().getConditions())
             .anySatisfy(c -> assertThat(c.getType() + "=" + c.getStatus()).isEqualTo("Ready=True"))));
 
     List<Pod> pods = componentPods();
     assertThat(pods).extracting(pod -> pod.getMetadata().getLabels().get("app.kubernetes.io/component"))
-        .containsExactlyInAnyOrder("manager", "scheduler");
+        .containsExactlyInAnyOrder("manager", "scheduler", "koordlet");
     assertThat(pods).allSatisfy(pod -> {
       String component = pod.getMetadata().getLabels().get("app.kubernetes.io/component");
       assertThat(pod.getStatus().getPhase()).isEqualTo("Running");
@@ -202,6 +213,10 @@ class HelmInstallIT {
     assertThat(used.get("koord4j-scheduler"))
         .as("the installed koord-scheduler bound the Job's pods")
         .contains(new Access("create", "", "bindings"));
+    await("the installed koordlet reports the real node's usage")
+        .atMost(Duration.ofMinutes(3))
+        .untilAsserted(() -> assertThat(RbacAudit.used(auditLines(), NAMESPACE).get("koord4j-koordlet"))
+            .contains(new Access("patch", "slo.koordinator.sh", "nodemetrics/status")));
   }
 
   @Test
@@ -260,7 +275,7 @@ class HelmInstallIT {
 
   private static List<Pod> componentPods() {
     return client.pods().inNamespace(NAMESPACE).withLabel("app.kubernetes.io/instance", RELEASE).list().getItems().stream()
-        .filter(pod -> Set.of("manager", "scheduler").contains(pod.getMetadata().getLabels().get("app.kubernetes.io/component")))
+        .filter(pod -> Set.of("manager", "scheduler", "koordlet").contains(pod.getMetadata().getLabels().get("app.kubernetes.io/component")))
         .toList();
   }
 
