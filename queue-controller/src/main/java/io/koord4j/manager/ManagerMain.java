@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -122,8 +123,9 @@ public final class ManagerMain {
       LeaderControllers manager,
       AtomicBoolean stopping)
       throws UnknownHostException {
-    String identity =
-        InetAddress.getLocalHost().getHostName() + "-" + ProcessHandle.current().pid();
+    // Unique per process: in the node's network two replicas share the host name, and in their
+    // containers both are process 1.
+    String identity = InetAddress.getLocalHost().getHostName() + "_" + UUID.randomUUID();
     return client
         .leaderElector()
         .withConfig(
