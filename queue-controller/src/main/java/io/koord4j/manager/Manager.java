@@ -23,6 +23,7 @@ import io.koord4j.manager.jobs.JobIntegrations;
 import io.koord4j.manager.jobs.JobReconciler;
 import io.koord4j.manager.metrics.ManagerMetrics;
 import io.koord4j.manager.noderesource.BatchResourceReconciler;
+import io.koord4j.manager.nodeslo.NodeSloReconciler;
 import io.koord4j.manager.queue.QueueReconciler;
 import io.koord4j.manager.quota.ElasticQuotaReconciler;
 import io.koord4j.manager.support.InformerReconciler;
@@ -91,6 +92,8 @@ public final class Manager implements LeaderControllers {
     }
     BatchResourceReconciler.forCluster(client, System.getenv(), clock)
         .ifPresent(batch -> register(batch, BatchResourceReconciler.NAME));
+    NodeSloReconciler.forCluster(client, System.getenv())
+        .ifPresent(slo -> register(slo, NodeSloReconciler.NAME));
     this.snapshots = snapshots;
   }
 

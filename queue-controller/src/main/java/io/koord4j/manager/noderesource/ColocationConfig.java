@@ -14,7 +14,7 @@ import java.util.Map;
  * nodeSelector} (the first match wins); no I/O.
  */
 public final class ColocationConfig {
-  public static final String CONFIG_MAP = "slo-controller-config";
+  public static final String CONFIG_MAP = SloConfigMap.NAME;
   public static final String KEY = "colocation-config";
   private static final ObjectMapper JSON = new ObjectMapper();
 
