@@ -1,6 +1,7 @@
 package io.koord4j.koordlet.qos;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -16,11 +17,13 @@ import io.koord4j.koordlet.cgroup.KubeQos;
 import io.koord4j.koordlet.cgroup.RealCgroups;
 import io.koord4j.koordlet.metrics.ProcFiles;
 import io.koord4j.koordlet.metrics.ProcFormats;
+import io.koord4j.koordlet.metrics.Usage;
 import io.koord4j.koordlet.metrics.UsageCollector;
 import io.koord4j.koordlet.states.NodeView;
 import io.koord4j.testing.TestPods;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -82,10 +85,13 @@ class QosOnRealCgroupsTest {
       cgroups.burnCpuIn(layout.podDir(KubeQos.GUARANTEED, SERVICE), 32);
       cgroups.burnCpuIn(layout.podDir(KubeQos.BEST_EFFORT, BATCH), 48);
       UsageCollector collector = collector(files);
-      for (int i = 0; i < 4; i++) {
+      // the processes fill their memory once they run, which takes a while on a loaded machine
+      await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(400)).until(() -> {
         collector.collect(view.refs());
-        Thread.sleep(400);
-      }
+        Map<String, Usage> latest = collector.podsLatest();
+        return latest.containsKey(SERVICE) && latest.get(SERVICE).memoryBytes() >= 30L << 20
+            && latest.containsKey(BATCH) && latest.get(BATCH).memoryBytes() >= 40L << 20;
+      });
       List<String> evicted = new ArrayList<>();
       List<String> messages = new ArrayList<>();
       MemoryEvictor evictor = new MemoryEvictor(view, collector, (pod, reason, message) -> {
