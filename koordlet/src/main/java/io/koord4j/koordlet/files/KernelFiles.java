@@ -37,18 +37,6 @@ public final class KernelFiles implements AutoCloseable {
     }
   }
 
-  /** Whether the file can be opened; keeps it open for the reads that follow. */
-  public synchronized boolean exists(Path file) {
-    try {
-      channel(file);
-      return true;
-    } catch (NoSuchFileException e) {
-      return false;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot open " + file, e);
-    }
-  }
-
   /** Closes the files under a directory that is gone or no longer sampled. */
   public synchronized void forgetUnder(Path dir) {
     for (Iterator<Map.Entry<Path, FileChannel>> it = open.entrySet().iterator(); it.hasNext(); ) {

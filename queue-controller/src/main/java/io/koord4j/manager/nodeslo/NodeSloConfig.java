@@ -110,7 +110,7 @@ public final class NodeSloConfig {
     for (int i = 0; i < list.size(); i++) {
       String path = "nodeStrategies[" + i + "]";
       ObjectNode node = objectAt(key, list, i, path);
-      LabelSelector selector = selector(key, path, node.remove("nodeSelector"));
+      LabelSelector selector = LabelSelectors.parse(node.remove("nodeSelector"), where(key, path + ".nodeSelector"));
       node.remove("name");
       ObjectNode merged = merge(cluster, node);
       check(key, path, merged);
@@ -149,21 +149,6 @@ public final class NodeSloConfig {
       throw new IllegalArgumentException(where(key, path) + " must be an object, not " + value);
     }
     return ((ObjectNode) value).deepCopy();
-  }
-
-  /** Koordinator skips a node strategy without a selector: a missing selector matches no node. */
-  private static LabelSelector selector(Key key, String path, JsonNode value) {
-    if (value == null || value.isNull()) {
-      throw new IllegalArgumentException(where(key, path + ".nodeSelector") + " is required: matchLabels and/or matchExpressions");
-    }
-    LabelSelector selector;
-    try {
-      selector = JSON.treeToValue(value, LabelSelector.class);
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException(where(key, path + ".nodeSelector") + " is not a label selector: " + e.getOriginalMessage());
-    }
-    LabelSelectors.validate(where(key, path + ".nodeSelector"), selector);
-    return selector;
   }
 
   /** Fields of {@code over} replace those of {@code base}; objects in both are merged the same way. */

@@ -1,5 +1,8 @@
 package io.koord4j.manager.support;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
 import java.util.List;
@@ -7,6 +10,8 @@ import java.util.Map;
 
 /** Kubernetes label selector matching: every matchLabels entry and every matchExpressions rule must hold. */
 public final class LabelSelectors {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   private LabelSelectors() {}
 
   /** Whether the labels match; a null selector matches nothing and an empty one everything, as in Kubernetes. */
@@ -22,11 +27,22 @@ public final class LabelSelectors {
   }
 
   /**
-   * Rejects operators Kubernetes does not know, naming where the selector was found.
+   * A selector given as JSON in a configuration.
    *
-   * @throws IllegalArgumentException when an operator is not In, NotIn, Exists or DoesNotExist
+   * @param where the configuration and field, for the error message
+   * @throws IllegalArgumentException when it is missing, not a selector, or has an operator other
+   *     than In, NotIn, Exists or DoesNotExist
    */
-  public static void validate(String where, LabelSelector selector) {
+  public static LabelSelector parse(JsonNode value, String where) {
+    if (value == null || !value.isObject()) {
+      throw new IllegalArgumentException(where + " is required: matchLabels and/or matchExpressions");
+    }
+    LabelSelector selector;
+    try {
+      selector = JSON.treeToValue(value, LabelSelector.class);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(where + " is not a label selector: " + e.getOriginalMessage());
+    }
     List<LabelSelectorRequirement> expressions =
         selector.getMatchExpressions() == null ? List.of() : selector.getMatchExpressions();
     for (int i = 0; i < expressions.size(); i++) {
@@ -36,6 +52,7 @@ public final class LabelSelectors {
             where + ".matchExpressions[" + i + "].operator must be In, NotIn, Exists or DoesNotExist, not " + operator);
       }
     }
+    return selector;
   }
 
   private static boolean matches(LabelSelectorRequirement rule, Map<String, String> labels) {
