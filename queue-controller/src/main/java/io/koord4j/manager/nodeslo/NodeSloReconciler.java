@@ -37,6 +37,10 @@ public final class NodeSloReconciler implements Reconciler<Node> {
   private static final Logger LOG = LoggerFactory.getLogger(NodeSloReconciler.class);
 
   private final String configNamespace;
+  /** The ConfigMap data last parsed and its result: node heartbeats reconcile often, the ConfigMap rarely changes. */
+  private volatile Parsed parsed = new Parsed(Map.of(), NodeSloConfig.DEFAULT);
+
+  private record Parsed(Map<String, String> data, NodeSloConfig config) {}
 
   public NodeSloReconciler(String configNamespace) {
     this.configNamespace = configNamespace;
@@ -70,8 +74,8 @@ public final class NodeSloReconciler implements Reconciler<Node> {
     String name = node.getMetadata().getName();
     NodeSLOSpec wanted;
     try {
-      wanted = NodeSloConfig.parse(SloConfigMap.data(context))
-          .specFor(node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels());
+      Map<String, String> labels = node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
+      wanted = config(SloConfigMap.data(context)).specFor(labels);
     } catch (IllegalArgumentException e) {
       LOG.warn("node {}: NodeSLO left as it is: {}", name, e.getMessage());
       return UpdateControl.noUpdate();
@@ -87,6 +91,15 @@ public final class NodeSloReconciler implements Reconciler<Node> {
       LOG.info("node {}: NodeSLO spec updated from {}", name, SloConfigMap.NAME);
     }
     return UpdateControl.noUpdate();
+  }
+
+  private NodeSloConfig config(Map<String, String> data) {
+    Parsed last = parsed;
+    if (!last.data().equals(data)) {
+      last = new Parsed(Map.copyOf(data), NodeSloConfig.parse(data));
+      parsed = last;
+    }
+    return last.config();
   }
 
   private static NodeSLO create(Node node, NodeSLOSpec spec) {
