@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The NodeSLO controller on the real control plane: a KWOK node of the test's own, the
  * slo-controller-config ConfigMap in the test's namespace, and the NodeSLO the controller keeps in
- * step with both. The controller sees only nodes labelled for this test, so that the shared
+ * step with both, until the node goes. The controller sees only nodes labelled for this test, so that the shared
  * cluster's other nodes get no NodeSLO.
  */
 class NodeSloIT {
@@ -90,6 +90,10 @@ class NodeSloIT {
     client.configMaps().inNamespace(namespace).withName(SloConfigMap.NAME).delete();
     awaitThresholds(t -> !t.getEnable() && t.getCpuSuppressThresholdPercent() == 65);
     await().atMost(WAIT).untilAsserted(() -> assertThat(slo().getSpec().getCpuBurstStrategy()).isNull());
+
+    // The NodeSLO goes with its node (the garbage collector follows the owner reference).
+    node.close();
+    await().atMost(WAIT).until(() -> client.resources(NodeSLO.class).withName(node.name()).get() == null);
   }
 
   private ConfigMap config(long clusterSuppressPercent, long goldSuppressPercent) {
