@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The NodeSLO controller on the real control plane: a KWOK node of the test's own, the
  * slo-controller-config ConfigMap in the test's namespace, and the NodeSLO the controller keeps in
- * step with both, until the node goes. The controller sees only nodes labelled for this test, so that the shared
- * cluster's other nodes get no NodeSLO.
+ * step with both until the node goes. The controller sees only nodes labelled for this test, so
+ * that the shared cluster's other nodes get no NodeSLO.
  */
 class NodeSloIT {
   private static final Duration WAIT = Duration.ofMinutes(2);
