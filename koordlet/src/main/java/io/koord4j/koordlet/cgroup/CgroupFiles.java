@@ -43,10 +43,10 @@ public final class CgroupFiles {
   public long cpuUsageNanos(String dir) {
     if (layout.version() == CgroupVersion.V2) {
       Path file = dir("cpu", dir).resolve("cpu.stat");
-      return CgroupFormats.required(file.toString(), sampled.read(file), "usage_usec") * 1_000;
+      return sampled.read(file, text -> CgroupFormats.required(file.toString(), text, "usage_usec")) * 1_000;
     }
     Path file = dir("cpuacct", dir).resolve("cpuacct.usage");
-    return CgroupFormats.singleValue(file.toString(), sampled.read(file));
+    return sampled.read(file, text -> CgroupFormats.singleValue(file.toString(), text));
   }
 
   /** Memory in use without the page cache the kernel can drop at once (usage minus inactive file). */
@@ -55,9 +55,9 @@ public final class CgroupFiles {
     boolean v2 = layout.version() == CgroupVersion.V2;
     Path usageFile = base.resolve(v2 ? "memory.current" : "memory.usage_in_bytes");
     Path statFile = base.resolve("memory.stat");
-    long usage = CgroupFormats.singleValue(usageFile.toString(), sampled.read(usageFile));
-    Long inactiveFile =
-        CgroupFormats.keyedValue(statFile.toString(), sampled.read(statFile), v2 ? "inactive_file" : "total_inactive_file");
+    String inactiveKey = v2 ? "inactive_file" : "total_inactive_file";
+    long usage = sampled.read(usageFile, text -> CgroupFormats.singleValue(usageFile.toString(), text));
+    Long inactiveFile = sampled.read(statFile, text -> CgroupFormats.keyedValue(statFile.toString(), text, inactiveKey));
     return Math.max(0, usage - (inactiveFile == null ? 0 : inactiveFile));
   }
 

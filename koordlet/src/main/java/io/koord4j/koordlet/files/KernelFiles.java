@@ -10,13 +10,14 @@ import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Reads small kernel files (proc, cgroup) that are sampled every second. Each stays open and is
  * read again from offset 0, which makes the kernel produce its content afresh: one system call per
  * read instead of a path walk, open, stat and close. The content lands in one reused buffer and is
  * handed out as an ASCII view, so a sample allocates nothing. Once a cgroup is removed its open
- * file fails to read and is dropped. Thread-safe; the returned view is valid until the next read.
+ * file fails to read and is dropped. Thread-safe: the content is parsed before the next read.
  */
 public final class KernelFiles implements AutoCloseable {
   private final Map<Path, FileChannel> open = new HashMap<>();
@@ -24,13 +25,13 @@ public final class KernelFiles implements AutoCloseable {
   private final AsciiView view = new AsciiView();
 
   /**
-   * The file's whole content.
+   * The file's whole content, parsed; the parser must not keep the text it is given.
    *
-   * @throws NoSuchFileException (wrapped) when the file does not exist
+   * @throws UncheckedIOException with a {@link NoSuchFileException} cause when the file does not exist
    */
-  public synchronized CharSequence read(Path file) {
+  public synchronized <T> T read(Path file, Function<CharSequence, T> parser) {
     try {
-      return readOpen(file, channel(file));
+      return parser.apply(readOpen(channel(file)));
     } catch (IOException e) {
       forget(file);
       throw new UncheckedIOException("cannot read " + file, e);
@@ -72,7 +73,7 @@ public final class KernelFiles implements AutoCloseable {
    * One read from offset 0 fills the buffer with what the kernel generates; a full buffer means the
    * content may be longer, so the buffer doubles and the read is repeated.
    */
-  private CharSequence readOpen(Path file, FileChannel channel) throws IOException {
+  private CharSequence readOpen(FileChannel channel) throws IOException {
     while (true) {
       buffer.clear();
       int read = channel.read(buffer, 0);

@@ -15,10 +15,10 @@ public final class ProcFiles {
   }
 
   public ProcFormats.CpuTimes cpuTimes() {
-    return ProcFormats.cpuTimes(files.read(stat));
+    return files.read(stat, ProcFormats::cpuTimes);
   }
 
   public ProcFormats.MemInfo memInfo() {
-    return ProcFormats.memInfo(files.read(meminfo));
+    return files.read(meminfo, ProcFormats::memInfo);
   }
 }

@@ -19,9 +19,9 @@ class KernelFilesTest {
     Path file = dir.resolve("cpuacct.usage");
     Files.writeString(file, "100\n");
     try (KernelFiles files = new KernelFiles()) {
-      assertThat(files.read(file).toString()).isEqualTo("100\n");
+      assertThat(files.read(file, CharSequence::toString)).isEqualTo("100\n");
       Files.writeString(file, "250\n");
-      assertThat(files.read(file).toString()).isEqualTo("250\n");
+      assertThat(files.read(file, CharSequence::toString)).isEqualTo("250\n");
       assertThat(files.openCount()).isEqualTo(1);
     }
   }
@@ -32,14 +32,14 @@ class KernelFilesTest {
     String content = "intr" + " 12345".repeat(10_000) + "\n";
     Files.writeString(file, content);
     try (KernelFiles files = new KernelFiles()) {
-      assertThat(files.read(file).toString()).isEqualTo(content);
+      assertThat(files.read(file, CharSequence::toString)).isEqualTo(content);
     }
   }
 
   @Test
   void aMissingFileSaysSo(@TempDir Path dir) {
     try (KernelFiles files = new KernelFiles()) {
-      assertThatThrownBy(() -> files.read(dir.resolve("absent")))
+      assertThatThrownBy(() -> files.read(dir.resolve("absent"), CharSequence::toString))
           .isInstanceOf(UncheckedIOException.class)
           .hasCauseInstanceOf(NoSuchFileException.class);
     }
@@ -52,13 +52,13 @@ class KernelFilesTest {
       cgroups.mkdirs(pod);
       Path podDir = cgroups.layout().dir("cpuacct", pod);
       Path usage = podDir.resolve("cpuacct.usage");
-      assertThat(files.read(usage).toString().trim()).isEqualTo("0");
+      assertThat(files.read(usage, CharSequence::toString).trim()).isEqualTo("0");
 
       Files.delete(podDir);
 
-      assertThatThrownBy(() -> files.read(usage)).isInstanceOf(UncheckedIOException.class);
+      assertThatThrownBy(() -> files.read(usage, CharSequence::toString)).isInstanceOf(UncheckedIOException.class);
       assertThat(files.openCount()).isZero();
-      assertThatThrownBy(() -> files.read(usage)).hasCauseInstanceOf(NoSuchFileException.class);
+      assertThatThrownBy(() -> files.read(usage, CharSequence::toString)).hasCauseInstanceOf(NoSuchFileException.class);
     }
   }
 
@@ -69,8 +69,8 @@ class KernelFilesTest {
     Files.writeString(dir.resolve("pod-a/memory.current"), "1");
     Files.writeString(dir.resolve("pod-b/memory.current"), "2");
     try (KernelFiles files = new KernelFiles()) {
-      files.read(dir.resolve("pod-a/memory.current"));
-      files.read(dir.resolve("pod-b/memory.current"));
+      files.read(dir.resolve("pod-a/memory.current"), CharSequence::toString);
+      files.read(dir.resolve("pod-b/memory.current"), CharSequence::toString);
       files.forgetUnder(dir.resolve("pod-a"));
       assertThat(files.openCount()).isEqualTo(1);
     }
