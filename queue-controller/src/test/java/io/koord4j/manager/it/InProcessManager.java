@@ -35,7 +35,7 @@ public final class InProcessManager {
   }
 
   /** The KWOK nodes the tests' pods run on. */
-  static void ensureNodes() {
+  public static void ensureNodes() {
     LocalCluster.script("nodes", "--count", "4", "--cpu", "32", "--memory", "128Gi");
   }
 
