@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.koord4j.api.WellKnown;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitPhase;
@@ -212,11 +211,7 @@ public final class AdmissionLoop implements AutoCloseable {
 
   /** The tree is replaced at once, and units re-resolve their quota (one may have appeared). */
   private void quotasChanged() {
-    core.setQuotas(
-        quotas.values().stream()
-            .filter(quota -> !WellKnown.ROOT_QUOTA.equals(quota.getMetadata().getName()))
-            .map(ElasticQuotaSpecs::from)
-            .toList());
+    core.setQuotas(ElasticQuotaSpecs.belowRoot(quotas.values()));
     units.values().forEach(this::feed);
     passSoon();
   }

@@ -16,8 +16,8 @@ import java.util.TreeMap;
 
 /**
  * Writes Koordinator's ElasticQuota defaults into the object, so that what is stored says what
- * is meant: the parent label (the root quota when absent or empty) and the shared-weight
- * annotation (the max when absent).
+ * is meant: the parent label (the root quota when absent or empty, except on the root itself) and
+ * the shared-weight annotation (the max when absent).
  */
 public final class ElasticQuotaDefaults implements AdmissionHandler {
 
@@ -39,7 +39,8 @@ public final class ElasticQuotaDefaults implements AdmissionHandler {
   static ElasticQuota withDefaults(ElasticQuota quota) {
     ElasticQuota copy = Json.KUBERNETES.clone(quota);
     Map<String, String> labels = new HashMap<>(ElasticQuotaSpecs.labels(copy));
-    if (labels.getOrDefault(WellKnown.QUOTA_PARENT, "").isEmpty()) {
+    boolean root = WellKnown.ROOT_QUOTA.equals(copy.getMetadata().getName());
+    if (!root && labels.getOrDefault(WellKnown.QUOTA_PARENT, "").isEmpty()) {
       labels.put(WellKnown.QUOTA_PARENT, WellKnown.ROOT_QUOTA);
       copy.getMetadata().setLabels(labels);
     }
