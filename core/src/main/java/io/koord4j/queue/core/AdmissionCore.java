@@ -116,6 +116,24 @@ public final class AdmissionCore {
     return accounting.ledger().limitedRequest(quota);
   }
 
+  // ---- pods that no unit owns
+
+  /**
+   * Charges a pod that no unit owns to its quota, or updates its charge. Such pods are not
+   * admitted here, but their use counts against the quota, so the tree never lends what they
+   * hold.
+   */
+  public void upsertPod(String uid, ChargedPod pod) {
+    refreshQuotas();
+    accounting.upsertPod(uid, pod);
+  }
+
+  /** Releases a pod's charge: it ended, was deleted, or a unit now owns it. */
+  public void removePod(String uid) {
+    refreshQuotas();
+    accounting.removePod(uid);
+  }
+
   // ---- units
 
   /**

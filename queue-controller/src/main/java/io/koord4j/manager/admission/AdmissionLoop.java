@@ -3,6 +3,7 @@ package io.koord4j.manager.admission;
 import io.koord4j.quota.kube.QuotaResolver;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -17,6 +18,7 @@ import io.koord4j.manager.support.SharedInformers;
 import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.queue.core.AdmissionCore;
 import io.koord4j.queue.core.AdmissionPass;
+import io.koord4j.queue.core.ChargedPod;
 import io.koord4j.queue.core.Preemption;
 import io.koord4j.queue.core.UnitPhase;
 import io.koord4j.queue.core.UnitSpec;
@@ -24,6 +26,7 @@ import io.koord4j.queue.core.UnitStatus;
 import io.koord4j.queue.core.WaitingUnit;
 import io.koord4j.quota.ResourceVector;
 import io.koord4j.quota.kube.ElasticQuotaSpecs;
+import io.koord4j.quota.kube.PodCharges;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,7 +49,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The single owner of the {@link AdmissionCore}: informer events on QueueUnits, ElasticQuotas,
- * Queues and Nodes are applied on one thread, bursts of them are coalesced into one pass, and the
+ * Queues, Nodes and Pods (those no unit owns are charged to their quota) are applied on one thread, bursts of them are coalesced into one pass, and the
  * pass's decisions are written to the units' status.
  *
  * <p>State lives in the cluster: on start the core is rebuilt from the informers before the
@@ -76,6 +79,8 @@ public final class AdmissionLoop implements AutoCloseable {
   /** By {@link QueueKeys key}: namespace/name. */
   private final Map<String, Queue> queues = new HashMap<>();
   private final Map<String, ResourceVector> nodes = new HashMap<>();
+  /** Pods no unit owns, by uid, to charge them again when the quotas change. */
+  private final Map<String, Pod> chargedPods = new HashMap<>();
   /**
    * Per unit, the resourceVersion of our last write: older events are stale, and the event of the
    * write itself tells nothing new; both are ignored.
@@ -108,7 +113,8 @@ public final class AdmissionLoop implements AutoCloseable {
             inform(informers.of(QueueUnit.class), this::onUnit, this::onUnitGone),
             inform(informers.of(ElasticQuota.class), this::onQuota, this::onQuotaGone),
             inform(informers.of(Queue.class), this::onQueue, this::onQueueGone),
-            inform(informers.of(Node.class), this::onNode, this::onNodeGone))
+            inform(informers.of(Node.class), this::onNode, this::onNodeGone),
+            inform(informers.of(Pod.class), this::onPod, this::onPodGone))
         .join();
     try {
       thread.submit(this::replay).get();
@@ -174,6 +180,8 @@ public final class AdmissionLoop implements AutoCloseable {
       onQueue(queue);
     } else if (object instanceof Node node) {
       onNode(node);
+    } else if (object instanceof Pod pod) {
+      onPod(pod);
     }
   }
 
@@ -213,6 +221,7 @@ public final class AdmissionLoop implements AutoCloseable {
   private void quotasChanged() {
     core.setQuotas(ElasticQuotaSpecs.belowRoot(quotas.values()));
     units.values().forEach(this::feed);
+    List.copyOf(chargedPods.values()).forEach(this::onPod);
     passSoon();
   }
 
@@ -239,6 +248,26 @@ public final class AdmissionLoop implements AutoCloseable {
         .filter(unit -> name.equals(unit.getSpec().getQueue()) || unit.getSpec().getQueue() == null)
         .toList()
         .forEach(this::feed);
+  }
+
+  private void onPod(Pod pod) {
+    String uid = pod.getMetadata().getUid();
+    Optional<ChargedPod> charge = PodCharges.of(pod, quotas);
+    if (charge.isPresent()) {
+      chargedPods.put(uid, pod);
+      core.upsertPod(uid, charge.get());
+      passSoon();
+    } else if (chargedPods.remove(uid) != null) {
+      core.removePod(uid);
+      passSoon();
+    }
+  }
+
+  private void onPodGone(Pod pod) {
+    if (chargedPods.remove(pod.getMetadata().getUid()) != null) {
+      core.removePod(pod.getMetadata().getUid());
+      passSoon();
+    }
   }
 
   private void onNode(Node node) {
