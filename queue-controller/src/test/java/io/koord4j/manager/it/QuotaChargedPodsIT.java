@@ -59,9 +59,11 @@ class QuotaChargedPodsIT extends InProcessManagerBase {
           .load(new ByteArrayInputStream(guidePod(leaf).getBytes(StandardCharsets.UTF_8))).item();
       client.pods().inNamespace(cluster.namespace).resource(pod).create();
 
-      await().atMost(PATIENCE).untilAsserted(() -> assertThat(usedCpu(cluster, leaf)).isEqualTo(1_000));
-      assertThat(cluster.quota(leaf).getMetadata().getAnnotations())
-          .hasEntrySatisfying(WellKnown.QUOTA_REQUEST, request -> assertThat(request).contains("\"cpu\":\"1\""));
+      await().atMost(PATIENCE).untilAsserted(() -> {
+        assertThat(usedCpu(cluster, leaf)).isEqualTo(1_000);
+        assertThat(cluster.quota(leaf).getMetadata().getAnnotations())
+            .hasEntrySatisfying(WellKnown.QUOTA_REQUEST, request -> assertThat(request).contains("\"cpu\":\"1\""));
+      });
 
       cluster.job("train", leaf, 2, "1500m", 0, "120s");
       await().atMost(PATIENCE).until(() -> cluster.resumed("train"));

@@ -5,7 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.koord4j.api.WellKnown;
+import io.koord4j.api.queue.Queue;
+import io.koord4j.api.queue.QueueSpec;
+import io.koord4j.api.queue.QueueUnit;
+import io.koord4j.api.queue.QueueUnitConditions;
 import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.quota.kube.SystemQuotas;
@@ -79,15 +84,29 @@ class SystemQuotasIT extends InProcessManagerBase {
   void aKueueSampleJobThatNamesNoQuotaRunsChargedToTheDefaultQuota() {
     String namespace = LocalCluster.createNamespace(client, "it-default-quota");
     try {
+      // The queue the label names, standing for the team's Kueue LocalQueue; it names no quota.
+      Queue queue = new Queue();
+      queue.setMetadata(new ObjectMetaBuilder().withName("user-queue").withNamespace(namespace).build());
+      queue.setSpec(new QueueSpec());
+      client.resource(queue).create();
       Job job = client.batch().v1().jobs().inNamespace(namespace)
           .load(new ByteArrayInputStream(KUEUE_SAMPLE_JOB.getBytes(StandardCharsets.UTF_8)))
           .create();
       String name = job.getMetadata().getName();
 
-      await().atMost(PATIENCE).until(
-          () -> Boolean.FALSE.equals(
-              client.batch().v1().jobs().inNamespace(namespace).withName(name).get().getSpec().getSuspend()));
+      // Admission is koord4j's part: a Kueue started on the shared cluster would hold the pods.
       await().atMost(PATIENCE).untilAsserted(() -> {
+        QueueUnit unit = client.resources(QueueUnit.class).inNamespace(namespace).withName(name).get();
+        assertThat(unit).isNotNull();
+        assertThat(unit.getStatus()).isNotNull();
+        assertThat(unit.getStatus().getConditions())
+            .anySatisfy(c -> {
+              assertThat(c.getType()).isEqualTo(QueueUnitConditions.ADMITTED);
+              assertThat(c.getStatus()).isEqualTo("True");
+            });
+      });
+      await().atMost(PATIENCE).untilAsserted(() -> {
+        assertThat(quota(WellKnown.DEFAULT_QUOTA).getStatus()).isNotNull();
         Map<String, Quantity> used = quota(WellKnown.DEFAULT_QUOTA).getStatus().getUsed();
         assertThat(ResourceQuantities.toVector(used).get("cpu")).isGreaterThanOrEqualTo(3_000);
       });
