@@ -72,17 +72,26 @@ final class QuotaAccounting {
     pods.values().forEach(pod -> chargePod(pod, 1));
   }
 
-  /** Charges a pod no unit owns, replacing what was charged for it before. */
-  void upsertPod(String uid, ChargedPod pod) {
+  /**
+   * Charges a pod no unit owns, replacing what was charged for it before.
+   *
+   * @return whether the charge changed
+   */
+  boolean upsertPod(String uid, ChargedPod pod) {
     ChargedPod before = pods.put(uid, pod);
-    if (!pod.equals(before)) {
-      chargePod(before, -1);
-      chargePod(pod, 1);
+    if (pod.equals(before)) {
+      return false;
     }
+    chargePod(before, -1);
+    chargePod(pod, 1);
+    return true;
   }
 
-  void removePod(String uid) {
-    chargePod(pods.remove(uid), -1);
+  /** @return whether the pod was charged */
+  boolean removePod(String uid) {
+    ChargedPod before = pods.remove(uid);
+    chargePod(before, -1);
+    return before != null;
   }
 
   private void chargePod(ChargedPod pod, int sign) {

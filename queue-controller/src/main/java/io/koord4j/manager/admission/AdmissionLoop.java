@@ -250,22 +250,26 @@ public final class AdmissionLoop implements AutoCloseable {
         .forEach(this::feed);
   }
 
+  /** Pod status changes are many; a pass follows only those that change a quota's charge. */
   private void onPod(Pod pod) {
     String uid = pod.getMetadata().getUid();
     Optional<ChargedPod> charge = PodCharges.of(pod, quotas);
+    boolean changed;
     if (charge.isPresent()) {
       chargedPods.put(uid, pod);
-      core.upsertPod(uid, charge.get());
-      passSoon();
-    } else if (chargedPods.remove(uid) != null) {
-      core.removePod(uid);
+      changed = core.upsertPod(uid, charge.get());
+    } else {
+      chargedPods.remove(uid);
+      changed = core.removePod(uid);
+    }
+    if (changed) {
       passSoon();
     }
   }
 
   private void onPodGone(Pod pod) {
-    if (chargedPods.remove(pod.getMetadata().getUid()) != null) {
-      core.removePod(pod.getMetadata().getUid());
+    chargedPods.remove(pod.getMetadata().getUid());
+    if (core.removePod(pod.getMetadata().getUid())) {
       passSoon();
     }
   }
