@@ -10,11 +10,15 @@ class ResourceNamesTest {
   @Test
   void deprecatedNamesBecomeTheirSuccessorsAndOthersStay() {
     Map<String, String> list =
-        Map.of("kubernetes.io/gpu", "100", "koordinator.sh/batch-cpu", "1000", "cpu", "1");
+        Map.of(
+            "kubernetes.io/gpu", "100", "koordinator.sh/batch-cpu", "1000",
+            "kubernetes.io/rdma", "1", "cpu", "1");
 
     assertThat(ResourceNames.current(list))
         .containsExactlyInAnyOrderEntriesOf(
-            Map.of("koordinator.sh/gpu", "100", "kubernetes.io/batch-cpu", "1000", "cpu", "1"));
+            Map.of(
+                "koordinator.sh/gpu", "100", "kubernetes.io/batch-cpu", "1000",
+                "koordinator.sh/rdma", "1", "cpu", "1"));
   }
 
   @Test
