@@ -42,6 +42,7 @@ public final class QuotaTree {
   final long[][] guaranteed;
   /** Whether a quota's max names a resource; an ungoverned resource is not limited there. */
   final boolean[][] governs;
+  private final boolean[] outsideShare;
 
   private QuotaTree(Collection<QuotaSpec> input) {
     Map<String, List<QuotaSpec>> byParent = new HashMap<>();
@@ -68,6 +69,10 @@ public final class QuotaTree {
       indexByName.put(names[q], q);
     }
     children = childIndexes(parents);
+    outsideShare = new boolean[n];
+    for (int q = 1; q < n; q++) {
+      outsideShare[q] = parents[q] == ROOT_INDEX && (names[q].equals(SYSTEM) || names[q].equals(DEFAULT));
+    }
 
     Set<String> resourceNames = new TreeSet<>();
     input.forEach(spec -> resourceNames.addAll(spec.max().resourceNames()));
@@ -193,7 +198,7 @@ public final class QuotaTree {
    * runtime is its max, and what it uses is taken off what the root shares among the others.
    */
   boolean outsideShare(int q) {
-    return parents[q] == ROOT_INDEX && (names[q].equals(SYSTEM) || names[q].equals(DEFAULT));
+    return outsideShare[q];
   }
 
   boolean lends(int q) {
