@@ -58,6 +58,20 @@ public final class GpuAllocator {
   }
 
   /**
+   * The placements worth comparing on this node: for a pod asking for part of one GPU, one per GPU
+   * with room for it, ascending by minor; otherwise the one {@link #allocate} makes. Empty when
+   * the pod does not fit.
+   */
+  public static List<GpuAllocation> candidates(NodeGpuInventory inventory, NodeGpuUsage usage, GpuRequest request) {
+    if (request.isWholeGpus() || request.count() > 1) {
+      return allocate(inventory, usage, request).allocation().stream().toList();
+    }
+    return new GpuNodeState(inventory, usage).fitting(request).stream()
+        .map(device -> allocation(request, List.of(device)))
+        .toList();
+  }
+
+  /**
    * How well the pod fits the node, 0 (not at all) to 100: half for how full the node's GPUs are
    * after placing it (bin-packing), half for how intact its NVLink partitions stay (the largest
    * free partition against the largest its free GPUs could form).
