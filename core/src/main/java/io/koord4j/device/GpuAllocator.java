@@ -85,6 +85,40 @@ public final class GpuAllocator {
     return (int) Math.round(50 * fullness(after) + 50 * partitionIntactness(after));
   }
 
+  /**
+   * The score of a pod on a node without NVLink partitions: how little placing it here raises the
+   * node's fragmentation for the workload to come ({@link GpuFragmentation}), 0 to 100 with 50 for
+   * no change and one point per two GPU percent, then up to one point more for a fuller node, so
+   * that among nodes the workload sees alike the pod packs. 0 when its GPUs do not fit.
+   *
+   * @param request null for a pod without GPUs, which still takes CPU and memory GPU pods need
+   * @param free the node's free GPUs, CPU and memory before the pod
+   */
+  public static int fragmentationScore(
+      NodeGpuInventory inventory,
+      NodeGpuUsage usage,
+      GpuRequest request,
+      GpuFragmentation.FreeCapacity free,
+      long podMilliCpu,
+      long podMemoryBytes,
+      List<TaskClass> workload) {
+    NodeGpuUsage afterUsage = usage;
+    if (request != null) {
+      Optional<GpuAllocation> allocation = allocate(inventory, usage, request).allocation();
+      if (allocation.isEmpty()) {
+        return 0;
+      }
+      afterUsage = usage.reserve(allocation.get());
+    }
+    GpuFragmentation.FreeCapacity after =
+        GpuFragmentation.FreeCapacity.of(
+            inventory, afterUsage, free.milliCpu() - podMilliCpu, free.memoryBytes() - podMemoryBytes);
+    double growth = GpuFragmentation.of(after, workload) - GpuFragmentation.of(free, workload);
+    double fullness = fullness(new GpuNodeState(inventory, afterUsage));
+    long score = Math.round(50 - growth / 2 + fullness);
+    return (int) Math.max(0, Math.min(100, score));
+  }
+
   /** Why a partition is a must, or null when it is only preferred. */
   private static String partitionRule(NodeGpuInventory inventory, GpuRequest request) {
     if (request.partitionPolicy() == PartitionAllocatePolicy.RESTRICTED) {

@@ -67,6 +67,10 @@ public final class NodeGroup {
     return scored;
   }
 
+  void forget() {
+    Arrays.fill(scores, null);
+  }
+
   @SuppressWarnings("unchecked")
   private static Optional<Scored>[] newScores(int size) {
     return (Optional<Scored>[]) new Optional<?>[size];

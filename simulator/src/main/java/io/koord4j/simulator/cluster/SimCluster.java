@@ -77,6 +77,11 @@ public final class SimCluster {
     return shapeNumbers.computeIfAbsent(task, shape -> shapeNumbers.size());
   }
 
+  /** Drops what every group kept of a policy's evaluations. */
+  public void forgetEvaluations() {
+    groups.values().forEach(NodeGroup::forget);
+  }
+
   public long gpuCapacityMilli() {
     return gpuCapacityMilli;
   }

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.koord4j.api.WellKnown;
 import io.koord4j.device.GpuAllocation;
+import io.koord4j.device.WorkloadProfile;
 import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.quota.ResourceVector;
 import io.koord4j.scheduler.framework.CycleState;
@@ -30,25 +31,28 @@ import java.util.Optional;
 /**
  * koord-scheduler's placement: its scheduling framework with the node-scoring plugins of its
  * profile that matter on a trace's nodes (NodeResourcesFit and DeviceShare, default weights), and
- * the GPUs the core's allocator picks, as DeviceShare's Reserve does.
+ * the GPUs the core's allocator picks, as DeviceShare's Reserve does. DeviceShare learns the
+ * workload from the tasks that arrive, as it does from the pods it is asked to place.
  */
 final class Koord4jPlacement implements PlacementPolicy {
   /** The trace's nodes have no pod limit; this one never binds. */
   private static final String POD_SLOTS = "10000";
 
+  private final WorkloadProfile workload = new WorkloadProfile();
   private final Framework framework =
       new Framework(
           List.of(
               new NodeResourcesFit(),
               new DeviceShare(
                   DeviceShare.GpuReservations.of((uid, request) -> Optional.empty(), uid -> {}),
-                  (pod, key, value) -> {}),
+                  (pod, key, value) -> {},
+                  workload),
               new DefaultBinder((pod, node) -> {})),
           Map.of(),
           null,
           1,
           new WaitingPods(null));
-  /** Each shape's pod and its cycle state after PreFilter, which Filter and Score only read. */
+  /** Each shape's pod and its cycle state after its last PreFilter, which Filter and Score only read. */
   private final Map<TaskShape, Cycle> cycles = new HashMap<>();
   private final Map<NodeSpec, Node> nodes = new HashMap<>();
 
@@ -63,7 +67,7 @@ final class Koord4jPlacement implements PlacementPolicy {
     if (!node.admitsOutsideGpus(task)) {
       return Optional.empty();
     }
-    Cycle cycle = cycles.computeIfAbsent(task, this::preFilter);
+    Cycle cycle = cycles.get(task);
     if (!cycle.preFiltered()) {
       return Optional.empty();
     }
@@ -77,6 +81,17 @@ final class Koord4jPlacement implements PlacementPolicy {
     long score = framework.totalScores(state, pod, List.of(info))[0];
     List<GpuAllocation> gpus = node.allocatorChoice(task);
     return gpus.isEmpty() ? Optional.empty() : Optional.of(new Scored(score, gpus.get(0)));
+  }
+
+  /** PreFilter runs once per task, as in the scheduler: DeviceShare learns the workload from it. */
+  @Override
+  public void arrived(TaskShape task) {
+    cycles.put(task, preFilter(task));
+  }
+
+  @Override
+  public long version() {
+    return workload.version();
   }
 
   private record Cycle(Pod pod, CycleState state, boolean preFiltered) {}

@@ -22,6 +22,17 @@ public interface PlacementPolicy {
    */
   Optional<Scored> evaluate(SimNode node, TaskShape task);
 
+  /** A task arrives to be placed; policies that learn from the workload see it here first. */
+  default void arrived(TaskShape task) {}
+
+  /**
+   * Changes when the policy's scores may have changed for nodes whose state did not (say, after
+   * learning): the placer then forgets the evaluations it kept.
+   */
+  default long version() {
+    return 0;
+  }
+
   /** Random-fit: any feasible node, drawn uniformly, instead of the highest score. */
   default boolean drawsAtRandom() {
     return false;

@@ -15,6 +15,7 @@ public final class Placer {
   private final SimCluster cluster;
   private final PlacementPolicy policy;
   private final RandomGenerator random;
+  private long policyVersion;
 
   public Placer(SimCluster cluster, PlacementPolicy policy, RandomGenerator random) {
     this.cluster = cluster;
@@ -24,6 +25,11 @@ public final class Placer {
 
   /** Binds the task and says where, or empty when no node fits it. */
   public Optional<Placement> place(TaskShape task) {
+    policy.arrived(task);
+    if (policy.version() != policyVersion) {
+      policyVersion = policy.version();
+      cluster.forgetEvaluations();
+    }
     Optional<Placement> placement = policy.drawsAtRandom() ? drawn(task) : best(task);
     placement.ifPresent(p -> cluster.bind(p.node(), task, p.gpus()));
     return placement;
