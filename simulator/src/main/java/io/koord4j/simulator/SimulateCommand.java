@@ -1,6 +1,11 @@
 package io.koord4j.simulator;
 
+import io.koord4j.device.TaskClass;
 import io.koord4j.simulator.inflation.WorkloadInflation;
+import io.koord4j.simulator.placement.Policies;
+import io.koord4j.simulator.placement.TargetWorkload;
+import io.koord4j.simulator.replay.TraceReplay;
+import io.koord4j.simulator.report.ReplayReport;
 import io.koord4j.simulator.report.InflationReport;
 import io.koord4j.simulator.trace.NodeSpec;
 import io.koord4j.simulator.trace.TaskSpec;
@@ -17,7 +22,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "simulate",
     mixinStandardHelpOptions = true,
-    subcommands = {SimulateCommand.Inflation.class},
+    subcommands = {SimulateCommand.Inflation.class, SimulateCommand.Replay.class},
     description = "Replays a cluster trace in virtual time through koord4j's core.")
 public final class SimulateCommand implements Runnable {
 
@@ -85,6 +90,38 @@ public final class SimulateCommand implements Runnable {
       System.out.println(heading.replace("# ", "") + "\n");
       System.out.println(report.table());
       System.out.println("report: " + trace.out.resolve("report.md"));
+      return 0;
+    }
+  }
+
+  @Command(name = "replay", mixinStandardHelpOptions = true,
+      description = "Replays the trace in virtual time through the admission core and a placement policy.")
+  static final class Replay implements Callable<Integer> {
+    @CommandLine.Mixin TraceOptions trace;
+
+    @Option(names = "--policies", defaultValue = "koord4j",
+        description = "Comma-separated placement policies (default ${DEFAULT-VALUE}).")
+    String policies;
+
+    @Override
+    public Integer call() {
+      long start = System.nanoTime();
+      List<NodeSpec> nodes = TraceCsv.nodes(trace.nodes);
+      List<TaskSpec> tasks = TraceCsv.tasks(trace.tasks);
+      List<TaskClass> workload = TargetWorkload.of(tasks.stream().map(TaskSpec::shape).toList());
+      List<TraceReplay.Result> results =
+          Arrays.stream(policies.split(","))
+              .map(String::trim)
+              .map(name -> new TraceReplay(nodes, Policies.create(name, workload), trace.seed).run(tasks))
+              .toList();
+      ReplayReport report = new ReplayReport(results);
+      String heading = String.format(java.util.Locale.ROOT,
+          "# Trace replay%n%n%d nodes, %d tasks; seed %d; %.1f s",
+          nodes.size(), tasks.size(), trace.seed, (System.nanoTime() - start) / 1e9);
+      report.write(trace.out, heading);
+      System.out.println(heading.replace("# ", "") + "\n");
+      System.out.println(report.table());
+      System.out.println("report: " + trace.out.resolve("replay.md"));
       return 0;
     }
   }
