@@ -49,6 +49,18 @@ public final class SimulateCommand implements Runnable {
 
     @Option(names = "--out", defaultValue = "simulation", description = "Report directory (default ${DEFAULT-VALUE}).")
     Path out;
+
+    /** The nodes and tasks, read; and the time reading started, for the report. */
+    record Loaded(List<NodeSpec> nodes, List<TaskSpec> tasks, long startNanos) {}
+
+    Loaded load() {
+      long start = System.nanoTime();
+      return new Loaded(TraceCsv.nodes(nodes), TraceCsv.tasks(tasks), start);
+    }
+  }
+
+  private static List<String> policyNames(String commaSeparated) {
+    return Arrays.stream(commaSeparated.split(",")).map(String::trim).toList();
   }
 
   @Command(name = "inflation", mixinStandardHelpOptions = true,
@@ -72,17 +84,17 @@ public final class SimulateCommand implements Runnable {
 
     @Override
     public Integer call() {
-      long start = System.nanoTime();
-      List<NodeSpec> nodes = TraceCsv.nodes(trace.nodes);
-      List<TaskSpec> tasks = TraceCsv.tasks(trace.tasks);
+      TraceOptions.Loaded loaded = trace.load();
+      List<NodeSpec> nodes = loaded.nodes();
+      List<TaskSpec> tasks = loaded.tasks();
       var settings = new WorkloadInflation.Settings(
           nodes, tasks.stream().map(TaskSpec::shape).toList(), repetitions, trace.seed, upTo);
-      List<String> names = Arrays.stream(policies.split(",")).map(String::trim).toList();
+      List<String> names = policyNames(policies);
       int parallel = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
       var runs = WorkloadInflation.runAll(settings, names, parallel);
       long gpus = nodes.stream().mapToLong(NodeSpec::gpus).sum();
       InflationReport report = new InflationReport(runs, gpus);
-      double seconds = (System.nanoTime() - start) / 1e9;
+      double seconds = (System.nanoTime() - loaded.startNanos()) / 1e9;
       String heading = String.format(java.util.Locale.ROOT,
           "# Workload inflation%n%n%d nodes, %d GPUs, %d trace tasks; %d repetitions, seed %d; %.1f s",
           nodes.size(), gpus, tasks.size(), repetitions, trace.seed, seconds);
@@ -105,19 +117,18 @@ public final class SimulateCommand implements Runnable {
 
     @Override
     public Integer call() {
-      long start = System.nanoTime();
-      List<NodeSpec> nodes = TraceCsv.nodes(trace.nodes);
-      List<TaskSpec> tasks = TraceCsv.tasks(trace.tasks);
+      TraceOptions.Loaded loaded = trace.load();
+      List<NodeSpec> nodes = loaded.nodes();
+      List<TaskSpec> tasks = loaded.tasks();
       List<TaskClass> workload = TargetWorkload.of(tasks.stream().map(TaskSpec::shape).toList());
       List<TraceReplay.Result> results =
-          Arrays.stream(policies.split(","))
-              .map(String::trim)
+          policyNames(policies).stream()
               .map(name -> new TraceReplay(nodes, Policies.create(name, workload), trace.seed).run(tasks))
               .toList();
       ReplayReport report = new ReplayReport(results);
       String heading = String.format(java.util.Locale.ROOT,
           "# Trace replay%n%n%d nodes, %d tasks; seed %d; %.1f s",
-          nodes.size(), tasks.size(), trace.seed, (System.nanoTime() - start) / 1e9);
+          nodes.size(), tasks.size(), trace.seed, (System.nanoTime() - loaded.startNanos()) / 1e9);
       report.write(trace.out, heading);
       System.out.println(heading.replace("# ", "") + "\n");
       System.out.println(report.table());
