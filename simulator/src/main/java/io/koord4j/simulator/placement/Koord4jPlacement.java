@@ -54,7 +54,10 @@ final class Koord4jPlacement implements PlacementPolicy {
           new WaitingPods(null));
   /** Each shape's pod and its cycle state after its last PreFilter, which Filter and Score only read. */
   private final Map<TaskShape, Cycle> cycles = new HashMap<>();
-  private final Map<NodeSpec, Node> nodes = new HashMap<>();
+  private TaskShape lastArrived;
+  private Cycle lastCycle;
+  /** Each node shape as the framework sees it with nothing on it; parsed once. */
+  private final Map<NodeSpec, NodeInfo> idleNodes = new HashMap<>();
 
   @Override
   public String name() {
@@ -67,7 +70,8 @@ final class Koord4jPlacement implements PlacementPolicy {
     if (!node.admitsOutsideGpus(task)) {
       return Optional.empty();
     }
-    Cycle cycle = cycles.get(task);
+    // The placer evaluates one task on every node group in a row: skip the map for it.
+    Cycle cycle = task == lastArrived ? lastCycle : cycles.get(task);
     if (!cycle.preFiltered()) {
       return Optional.empty();
     }
@@ -86,7 +90,9 @@ final class Koord4jPlacement implements PlacementPolicy {
   /** PreFilter runs once per task, as in the scheduler: DeviceShare learns the workload from it. */
   @Override
   public void arrived(TaskShape task) {
-    cycles.put(task, preFilter(task));
+    lastArrived = task;
+    lastCycle = preFilter(task);
+    cycles.put(task, lastCycle);
   }
 
   @Override
@@ -103,12 +109,12 @@ final class Koord4jPlacement implements PlacementPolicy {
   }
 
   private NodeInfo nodeInfo(SimNode node) {
-    Node kubeNode = nodes.computeIfAbsent(node.spec().shape(), Koord4jPlacement::node);
+    NodeInfo idle = idleNodes.computeIfAbsent(node.spec().shape(), shape -> NodeInfo.of(node(shape)));
     ResourceVector requested =
         ResourceVector.of(
             ResourceQuantities.CPU, node.milliCpuUsed(),
             ResourceQuantities.MEMORY, node.memoryMibUsed() << 20);
-    return NodeInfo.of(kubeNode)
+    return idle
         .withUsage(requested, node.hostedGpuMilli().size())
         .withGpus(new NodeGpus(node.inventory(), node.gpus(), null));
   }
