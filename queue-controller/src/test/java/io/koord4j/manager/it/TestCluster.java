@@ -92,7 +92,7 @@ public final class TestCluster implements AutoCloseable {
   }
 
   /** A PriorityClass named {@code <prefix>-<name>}. */
-  String priorityClass(String name, int value) {
+  public String priorityClass(String name, int value) {
     String priorityClass = prefix + "-" + name;
     client.resource(
             new PriorityClassBuilder()
@@ -125,7 +125,7 @@ public final class TestCluster implements AutoCloseable {
   }
 
   /** A suspended, quota-labelled Job whose pods end by themselves after {@code runFor}. */
-  Job jobOf(
+  public Job jobOf(
       String name, String quota, int pods, String cpu, String runFor,
       UnaryOperator<PodSpecBuilder> podSpec) {
     return new JobBuilder()
