@@ -1,4 +1,4 @@
-package io.koord4j.cli;
+package io.koord4j.visibility;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.LabelSelector;
@@ -38,13 +38,13 @@ import java.util.stream.Collectors;
  * quota chain, the unit's place in its queue, its admission checks, and whether the GPU shape of
  * its gang fits the nodes as they are. A job without a QueueUnit is told why it is not queued.
  */
-final class Why {
-  static final String MANAGED_NAMESPACES_WEBHOOK = "managed-namespaces.jobs.koord4j.io";
+public final class Why {
+  public static final String MANAGED_NAMESPACES_WEBHOOK = "managed-namespaces.jobs.koord4j.io";
 
   private Why() {}
 
   /** What the answer is built from; {@code unit} is null when the job has no QueueUnit. */
-  record Facts(
+  public record Facts(
       GenericKubernetesResource job,
       QueueUnit unit,
       List<QueueUnit> queueUnits,
@@ -53,10 +53,10 @@ final class Why {
       Namespace namespace,
       List<MutatingWebhookConfiguration> webhooks) {}
 
-  record Answer(String job, String queue, String phase, Integer position, Integer pending, boolean waiting,
+  public record Answer(String job, String queue, String phase, Integer position, Integer pending, boolean waiting,
       List<String> reasons) {}
 
-  static Answer explain(Facts facts) {
+  public static Answer explain(Facts facts) {
     GenericKubernetesResource job = facts.job();
     String id = job.getKind() + " " + job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
     QueueUnit unit = facts.unit();
@@ -89,7 +89,7 @@ final class Why {
     return new Answer(id, unit.getSpec().getQueue(), phase, position, pending, waiting, reasons);
   }
 
-  static String text(Answer answer) {
+  public static String text(Answer answer) {
     StringBuilder out = new StringBuilder(answer.job());
     out.append(answer.phase() == null ? " is not queued" : answer.waiting() ? " is waiting" : " is not waiting");
     if (answer.queue() != null) {
@@ -142,7 +142,7 @@ final class Why {
   }
 
   /** matchLabels and the In / NotIn / Exists / DoesNotExist expressions of a label selector. */
-  static boolean matches(LabelSelector selector, Map<String, String> labels) {
+  public static boolean matches(LabelSelector selector, Map<String, String> labels) {
     if (selector == null) {
       return true;
     }

@@ -1,4 +1,4 @@
-package io.koord4j.cli;
+package io.koord4j.visibility;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
