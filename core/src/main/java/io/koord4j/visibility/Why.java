@@ -64,6 +64,24 @@ public final class Why {
       return new Answer(id, QueueMembership.queueName(job.getMetadata()).orElse(null), null, null, null, true,
           List.of(notQueued(facts)));
     }
+    return explain(id, unit, facts.queueUnits(), facts.quotas(), facts.gpuNodes());
+  }
+
+  /**
+   * The answer for a queued job known by its QueueUnit alone, named after the unit's consumer.
+   *
+   * @param queueUnits every unit of the unit's queue (others are ignored)
+   */
+  public static Answer explain(
+      QueueUnit unit, List<QueueUnit> queueUnits, List<ElasticQuota> quotas, List<GpuNodes.GpuNode> gpuNodes) {
+    String kind = unit.getSpec().getConsumerRef() == null ? "QueueUnit" : unit.getSpec().getConsumerRef().getKind();
+    return explain(kind + " " + unit.getMetadata().getNamespace() + "/" + unit.getMetadata().getName(), unit,
+        queueUnits, quotas, gpuNodes);
+  }
+
+  private static Answer explain(
+      String id, QueueUnit unit, List<QueueUnit> queueUnits, List<ElasticQuota> quotas,
+      List<GpuNodes.GpuNode> gpuNodes) {
     String phase = UnitPhases.phase(unit);
     List<String> reasons = new ArrayList<>();
     Integer position = null;
@@ -77,14 +95,14 @@ public final class Why {
       String message = unit.getStatus() == null ? null : unit.getStatus().getMessage();
       reasons.add(message == null ? "enqueued; the admission loop has not decided yet (is koord4j-manager running?)" : message);
       if (QueueUnitPhase.ENQUEUED.equals(phase)) {
-        List<QueueUnit> line = JobRows.line(unit, facts.queueUnits());
+        List<QueueUnit> line = JobRows.line(unit, queueUnits);
         position = line.indexOf(unit) + 1;
         pending = line.size();
         reasons.add(position(unit, line, position));
       }
       checks(unit).forEach(reasons::add);
-      quotaFigures(unit, facts.quotas()).forEach(reasons::add);
-      gangShapes(unit, facts.gpuNodes()).forEach(reasons::add);
+      quotaFigures(unit, quotas).forEach(reasons::add);
+      gangShapes(unit, gpuNodes).forEach(reasons::add);
     }
     return new Answer(id, unit.getSpec().getQueue(), phase, position, pending, waiting, reasons);
   }

@@ -20,6 +20,8 @@ import java.util.Map;
  * @param kueueAdmissionCheck run as a Kueue AdmissionCheck controller instead of koord4j's own
  *     queues ({@code --kueue-admission-check} or {@code KOORD4J_KUEUE_ADMISSION_CHECK=true}):
  *     Kueue then owns the jobs and their queueing, koord4j only decides gang feasibility
+ * @param dashboard serve the read-only dashboard at {@code /ui} on {@code httpPort} ({@code
+ *     --dashboard} or {@code KOORD4J_DASHBOARD=true}; off by default)
  */
 public record ManagerSettings(
     String namespace,
@@ -27,7 +29,8 @@ public record ManagerSettings(
     Duration leaseDuration,
     int httpPort,
     boolean webhook,
-    boolean kueueAdmissionCheck) {
+    boolean kueueAdmissionCheck,
+    boolean dashboard) {
 
   public static ManagerSettings from(Map<String, String> env, String[] args) {
     return new ManagerSettings(
@@ -37,7 +40,8 @@ public record ManagerSettings(
             Long.parseLong(env.getOrDefault("KOORD4J_LEASE_DURATION_SECONDS", "15"))),
         Integer.parseInt(env.getOrDefault("KOORD4J_HTTP_PORT", "8080")),
         flag("--webhook", "KOORD4J_WEBHOOK", env, args),
-        flag("--kueue-admission-check", "KOORD4J_KUEUE_ADMISSION_CHECK", env, args));
+        flag("--kueue-admission-check", "KOORD4J_KUEUE_ADMISSION_CHECK", env, args),
+        flag("--dashboard", "KOORD4J_DASHBOARD", env, args));
   }
 
   private static boolean flag(String option, String variable, Map<String, String> env, String[] args) {

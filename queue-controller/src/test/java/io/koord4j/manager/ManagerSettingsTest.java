@@ -31,4 +31,11 @@ class ManagerSettingsTest {
             .kueueAdmissionCheck())
         .isTrue();
   }
+
+  @Test
+  void theDashboardIsOffUnlessAskedFor() {
+    assertThat(ManagerSettings.from(Map.of(), new String[0]).dashboard()).isFalse();
+    assertThat(ManagerSettings.from(Map.of(), new String[] {"--dashboard"}).dashboard()).isTrue();
+    assertThat(ManagerSettings.from(Map.of("KOORD4J_DASHBOARD", "true"), new String[0]).dashboard()).isTrue();
+  }
 }
