@@ -9,7 +9,7 @@ import java.util.Objects;
 
 /** {@code jobs}: queued jobs with their place in the queue, phase, age and what they wait for. */
 public final class JobRows {
-  /** The admission core's order inside a queue: higher priority first, then earlier arrival. */
+  /** The admission core's order inside a queue: higher priority first, then earlier arrival, then name. */
   public static final Comparator<QueueUnit> QUEUE_ORDER =
       Comparator.comparingInt((QueueUnit u) -> -priority(u))
           .thenComparing(u -> u.getMetadata().getCreationTimestamp())
@@ -42,25 +42,21 @@ public final class JobRows {
   }
 
   /**
-   * The Enqueued units of the unit's queue, in the order the queue admits them: as the manager
-   * numbered them ({@code status.positionInQueue}), the rest by priority, then arrival.
+   * The Enqueued units of the unit's queue, in the order the queue admits them ({@link
+   * #QUEUE_ORDER}, the admission core's own). Computed rather than read from {@code
+   * status.positionInQueue}, which the manager keeps exact only near the head of a long queue.
    */
   public static List<QueueUnit> line(QueueUnit unit, List<QueueUnit> all) {
     return all.stream()
         .filter(u -> Objects.equals(u.getSpec().getQueue(), unit.getSpec().getQueue()))
         .filter(u -> QueueUnitPhase.ENQUEUED.equals(UnitPhases.phase(u)))
-        .sorted(Comparator.comparing(JobRows::recordedPosition).thenComparing(QUEUE_ORDER))
+        .sorted(QUEUE_ORDER)
         .toList();
   }
 
   /** 1-based place of an Enqueued unit in {@link #line}. */
   public static int position(QueueUnit unit, List<QueueUnit> all) {
     return line(unit, all).indexOf(unit) + 1;
-  }
-
-  private static int recordedPosition(QueueUnit unit) {
-    Integer position = unit.getStatus() == null ? null : unit.getStatus().getPositionInQueue();
-    return position == null ? Integer.MAX_VALUE : position;
   }
 
   private static int waitingFirst(QueueUnit unit) {
