@@ -2,7 +2,8 @@
 # The README's demo: a local cluster with four KWOK nodes, the sample quota tree and queues, the
 # manager (with its admission webhook) running in the background, and 30 Jobs from four teams
 # that queue, start as gangs when their quota allows, and finish. Queue and quota status is
-# printed live until every Job is done; then the manager is stopped.
+# printed live until every Job is done; then the manager is stopped. The manager serves the
+# dashboard meanwhile; its URL is printed once the manager is ready.
 #
 # Usage: hack/demo.sh            (JOBS=30 by default; MVN_FLAGS=-o to build offline)
 set -euo pipefail
@@ -38,7 +39,7 @@ JAR=$(ls "$ROOT"/queue-controller/target/koord4j-manager-*-jar-with-dependencies
 
 say "starting the manager with its webhook (log: $LOG)"
 KOORD4J_HTTP_PORT=$HTTP_PORT KOORD4J_WEBHOOK_URL_HOST=127.0.0.1 KOORD4J_WEBHOOK_PORT=$WEBHOOK_PORT \
-  java -jar "$JAR" --webhook >"$LOG" 2>&1 &
+  java -jar "$JAR" --webhook --dashboard >"$LOG" 2>&1 &
 MANAGER=$!
 stop_manager() {
   kill "$MANAGER" 2>/dev/null && wait "$MANAGER" 2>/dev/null || true
@@ -52,6 +53,7 @@ until grep -q "admission loop started" "$LOG"; do
   sleep 1
 done
 curl -sf "http://127.0.0.1:$HTTP_PORT/readyz" >/dev/null && echo "manager ready"
+echo "dashboard: http://127.0.0.1:$HTTP_PORT/ui  (quota tree, queues and why each job waits, GPU map)"
 
 say "submitting $JOBS Jobs across ${#TEAMS[@]} teams"
 kubectl delete namespace "$NAMESPACE" --ignore-not-found --wait=true >/dev/null
