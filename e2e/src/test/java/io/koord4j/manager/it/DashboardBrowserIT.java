@@ -118,6 +118,14 @@ class DashboardBrowserIT extends InProcessManagerBase {
     assertThat(gpus.get(7).getAttribute("class")).contains("free");
   }
 
+  @Test
+  void recentAdmissionsIncludeTheJobThatHoldsTheBusyQuota() {
+    String holder = scenario.cluster().namespace + "/holder";
+    await().atMost(WAIT).until(
+        () -> browser.findElements(By.cssSelector("#recent tr.admitted")).stream()
+            .anyMatch(row -> row.getText().contains(holder) && row.getText().contains(scenario.busyLeaf())));
+  }
+
   private static void saveScreenshot() throws IOException {
     File shot = browser.getScreenshotAs(OutputType.FILE);
     Files.createDirectories(SCREENSHOT.getParent());

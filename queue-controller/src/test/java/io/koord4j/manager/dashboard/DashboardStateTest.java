@@ -2,10 +2,13 @@ package io.koord4j.manager.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueSpec;
 import io.koord4j.api.queue.QueueUnit;
+import io.koord4j.api.queue.QueueUnitConditions;
 import io.koord4j.api.queue.QueueUnitPhase;
 import io.koord4j.visibility.Fixtures;
 import java.time.Instant;
@@ -61,6 +64,30 @@ class DashboardStateTest {
 
     assertThat(json).contains("\"name\":\"train\"").contains(SHORTAGE.replace("\"", "\\\""))
         .contains("team/trainer-0").doesNotContain("containers").doesNotContain("\"work\"");
+  }
+
+  @Test
+  void recentChangesListAdmissionsAndPreemptionsNewestFirst() {
+    QueueUnit admitted = Fixtures.withStatus(Fixtures.unit("early", "nlp", "nlp", 0, Fixtures.CREATED, 1, "1", 0),
+        QueueUnitPhase.RUNNING, null, "admitted");
+    admitted.getStatus().setConditions(List.of(
+        condition(QueueUnitConditions.ADMITTED, "True", "Admitted", "2026-01-01T00:10:00Z", "admitted by quota \"nlp\"")));
+    QueueUnit preempted = Fixtures.withStatus(Fixtures.unit("late", "nlp", "nlp", 0, Fixtures.CREATED, 1, "1", 0),
+        QueueUnitPhase.TIMEOUT_BACKOFF, null, "preempted");
+    preempted.getStatus().setConditions(List.of(
+        condition(QueueUnitConditions.ADMITTED, "False", "Preempted", "2026-01-01T00:20:00Z", "x"),
+        condition(QueueUnitConditions.EVICTED, "True", "Preempted", "2026-01-01T00:20:00Z", "preempted for team/urgent")));
+
+    assertThat(DashboardState.recent(List.of(admitted, preempted)))
+        .extracting(DashboardState.Change::what, DashboardState.Change::name, DashboardState.Change::message)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("preempted", "late", "preempted for team/urgent"),
+            org.assertj.core.groups.Tuple.tuple("admitted", "early", "admitted by quota \"nlp\""));
+  }
+
+  private static Condition condition(String type, String status, String reason, String at, String message) {
+    return new ConditionBuilder().withType(type).withStatus(status).withReason(reason)
+        .withLastTransitionTime(at).withMessage(message).build();
   }
 
   private static DashboardState.Inputs inputs(List<QueueUnit> units) {
