@@ -194,9 +194,10 @@ public final class Why {
     if (position == 1) {
       return text + ", at the head";
     }
-    return text + ", behind " + higher + " higher-priority unit" + (higher == 1 ? "" : "s")
-        + (higher == position - 1 ? "" : " and " + (position - 1 - higher) + " earlier one" + (position - 1 - higher == 1 ? "" : "s")
-        + " of priority " + priority);
+    long earlier = position - 1 - higher;
+    String higherText = higher + " higher-priority unit" + (higher == 1 ? "" : "s");
+    String earlierText = earlier + " earlier unit" + (earlier == 1 ? "" : "s") + " of priority " + priority;
+    return text + ", behind " + (earlier == 0 ? higherText : higher == 0 ? earlierText : higherText + " and " + earlierText);
   }
 
   // ---- admission checks
