@@ -70,7 +70,7 @@ public final class Why {
   /**
    * The answer for a queued job known by its QueueUnit alone, named after the unit's consumer.
    *
-   * @param queueUnits every unit of the unit's queue (others are ignored)
+   * @param queueUnits the units the queue's order is computed from; those of other queues are ignored
    */
   public static Answer explain(
       QueueUnit unit, List<QueueUnit> queueUnits, List<ElasticQuota> quotas, List<GpuNodes.GpuNode> gpuNodes) {
