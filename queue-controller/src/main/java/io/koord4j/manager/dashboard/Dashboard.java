@@ -18,13 +18,18 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The read-only dashboard at {@code /ui} of the manager's HTTP port: one static page that polls
  * {@code /ui/state.json}. Every replica serves it from its own reads of the API server, at most
- * one round of reads per {@link #FRESH} however many browsers poll.
+ * one round of reads per {@link #FRESH} however many browsers poll. The reads run on a thread of
+ * their own and a request gets the latest state at once, so a slow API server never holds up the
+ * probes, which share the HTTP server's thread.
  */
 public final class Dashboard {
   public static final String PATH = "/ui";
@@ -39,8 +44,15 @@ public final class Dashboard {
   private final KubernetesClient client;
   private final Clock clock;
   private final String page = resource("dashboard.html");
-  private ProbeServer.Reply state;
-  private Instant stateAt = Instant.MIN;
+  private final ExecutorService reader = Executors.newSingleThreadExecutor(task -> {
+    Thread thread = new Thread(task, "dashboard-reader");
+    thread.setDaemon(true);
+    return thread;
+  });
+  private final AtomicBoolean reading = new AtomicBoolean();
+  private volatile ProbeServer.Reply state = new ProbeServer.Reply(503, JSON,
+      Serialization.asJson(Map.of("error", "reading the cluster; the page retries by itself")));
+  private volatile Instant stateAt = Instant.MIN;
 
   Dashboard(KubernetesClient client, Clock clock) {
     this.client = client;
@@ -60,11 +72,19 @@ public final class Dashboard {
     };
   }
 
-  private synchronized ProbeServer.Reply state() {
+  /** The latest state; a new read starts when it is older than {@link #FRESH} and none runs. */
+  ProbeServer.Reply state() {
     Instant now = clock.instant();
-    if (state == null || Duration.between(stateAt, now).compareTo(FRESH) >= 0) {
-      state = read(now);
-      stateAt = now;
+    if (Duration.between(stateAt, now).compareTo(FRESH) >= 0 && reading.compareAndSet(false, true)) {
+      reader.execute(() -> {
+        try {
+          Instant readAt = clock.instant();
+          state = read(readAt);
+          stateAt = readAt;
+        } finally {
+          reading.set(false);
+        }
+      });
     }
     return state;
   }
@@ -88,6 +108,10 @@ public final class Dashboard {
       LOG.warn("dashboard: cannot read the cluster: {}", e.getMessage());
       return new ProbeServer.Reply(503, JSON, Serialization.asJson(
           Map.of("error", "cannot read the cluster: " + e.getMessage())));
+    } catch (RuntimeException e) {
+      LOG.error("dashboard: cannot build the page's state", e);
+      return new ProbeServer.Reply(500, JSON, Serialization.asJson(
+          Map.of("error", "cannot build the page's state: " + e)));
     }
   }
 
