@@ -2,7 +2,8 @@
 # The README's demo: a local cluster with four KWOK nodes, the sample quota tree and queues, the
 # manager (with its admission webhook) running in the background, and 30 Jobs from four teams
 # that queue, start as gangs when their quota allows, and finish. Queue and quota status is
-# printed live until every Job is done; then the manager is stopped.
+# printed live until every Job is done; then the manager is stopped. The manager serves the
+# dashboard meanwhile; its URL is printed once the manager is ready.
 #
 # Usage: hack/demo.sh            (JOBS=30 by default; MVN_FLAGS=-o to build offline)
 #        HELM=1 hack/demo.sh     koord4j installed by Helm on the real node, from the local images,
@@ -41,7 +42,7 @@ start_local_manager() {
 
   say "starting the manager with its webhook (log: $LOG)"
   KOORD4J_HTTP_PORT=$HTTP_PORT KOORD4J_WEBHOOK_URL_HOST=127.0.0.1 KOORD4J_WEBHOOK_PORT=$WEBHOOK_PORT \
-    java -jar "$JAR" --webhook >"$LOG" 2>&1 &
+    java -jar "$JAR" --webhook --dashboard >"$LOG" 2>&1 &
   MANAGER=$!
   stop_manager() {
     kill "$MANAGER" 2>/dev/null && wait "$MANAGER" 2>/dev/null || true
@@ -67,7 +68,7 @@ install_with_helm() {
   # The manager's port in hack/local-cluster/helm-values.yaml.
   HTTP_PORT=18090
   "$helm" upgrade --install koord4j "$ROOT/helm/koord4j" -n koord4j-system --create-namespace \
-    -f "$ROOT/hack/local-cluster/helm-values.yaml" --set image.tag=demo --wait --timeout 10m
+    -f "$ROOT/hack/local-cluster/helm-values.yaml" --set image.tag=demo --set manager.dashboard.enabled=true --wait --timeout 10m
   uninstall() { "$helm" uninstall koord4j -n koord4j-system --wait >/dev/null || true; }
   trap uninstall EXIT
   until kubectl get lease koord4j-manager -n koord4j-system >/dev/null 2>&1; do sleep 1; done
@@ -76,6 +77,7 @@ install_with_helm() {
 if [[ ${HELM:-0} == 1 ]]; then install_with_helm; else start_local_manager; fi
 until curl -sf "http://127.0.0.1:$HTTP_PORT/readyz" >/dev/null; do sleep 1; done
 echo "manager ready"
+echo "dashboard: http://127.0.0.1:$HTTP_PORT/ui  (quota tree, queues and why each job waits, GPU map)"
 
 say "submitting $JOBS Jobs across ${#TEAMS[@]} teams"
 kubectl delete namespace "$NAMESPACE" --ignore-not-found --wait=true >/dev/null

@@ -51,6 +51,26 @@ class ProbeServerTest {
     }
   }
 
+  @Test
+  void addedPagesAnswerGetAndRefuseEveryWritingMethod() throws Exception {
+    try (ProbeServer server = ProbeServer.start(0, registry, () -> true)) {
+      server.serve("/ui", path -> path.equals("/ui/state.json")
+          ? new ProbeServer.Reply(200, "application/json", "{}")
+          : ProbeServer.Reply.notFound());
+
+      HttpResponse<String> state = get(server.port(), "/ui/state.json");
+      assertThat(state.statusCode()).isEqualTo(200);
+      assertThat(state.body()).isEqualTo("{}");
+      assertThat(get(server.port(), "/ui/other").statusCode()).isEqualTo(404);
+      HttpResponse<String> post = HttpClient.newHttpClient().send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/ui/state.json"))
+              .POST(HttpRequest.BodyPublishers.ofString("x")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(post.statusCode()).isEqualTo(405);
+      assertThat(post.headers().firstValue("Allow")).hasValue("GET, HEAD");
+    }
+  }
+
   private static HttpResponse<String> get(int port, String path) throws Exception {
     return HttpClient.newHttpClient()
         .send(

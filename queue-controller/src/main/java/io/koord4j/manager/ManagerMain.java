@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfig
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.koord4j.probes.ProbeServer;
+import io.koord4j.manager.dashboard.Dashboard;
 import io.koord4j.manager.support.KubeObjects;
 import io.koord4j.webhook.WebhookServer;
 import io.koord4j.webhook.WebhookSettings;
@@ -59,6 +60,9 @@ public final class ManagerMain {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Readiness ready = new Readiness(settings.readyFile());
     ProbeServer probes = ProbeServer.start(settings.httpPort(), registry, ready, settings.sharedPorts());
+    if (settings.dashboard()) {
+      Dashboard.serveOn(probes, client);
+    }
     ensureNamespace(client, settings.namespace());
     // In Kueue mode Kueue's own webhook holds the jobs.
     WebhookServer webhook =

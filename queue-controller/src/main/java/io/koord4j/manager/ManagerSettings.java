@@ -28,6 +28,8 @@ import java.util.Optional;
  * @param readyFile a file that exists exactly while this replica is ready ({@code
  *     KOORD4J_READY_FILE}), for a readiness check that cannot mistake another replica's answer
  *     for this one's, as an HTTP check on a shared port would; empty for none
+ * @param dashboard serve the read-only dashboard at {@code /ui} on {@code httpPort} ({@code
+ *     --dashboard} or {@code KOORD4J_DASHBOARD=true}; off by default)
  */
 public record ManagerSettings(
     String namespace,
@@ -37,7 +39,8 @@ public record ManagerSettings(
     boolean webhook,
     boolean kueueAdmissionCheck,
     boolean sharedPorts,
-    Optional<Path> readyFile) {
+    Optional<Path> readyFile,
+    boolean dashboard) {
 
   public static ManagerSettings from(Map<String, String> env, String[] args) {
     return new ManagerSettings(
@@ -49,7 +52,8 @@ public record ManagerSettings(
         flag("--webhook", "KOORD4J_WEBHOOK", env, args),
         flag("--kueue-admission-check", "KOORD4J_KUEUE_ADMISSION_CHECK", env, args),
         SharedPort.requested(env),
-        Optional.ofNullable(env.get("KOORD4J_READY_FILE")).filter(file -> !file.isBlank()).map(Path::of));
+        Optional.ofNullable(env.get("KOORD4J_READY_FILE")).filter(file -> !file.isBlank()).map(Path::of),
+        flag("--dashboard", "KOORD4J_DASHBOARD", env, args));
   }
 
   private static boolean flag(String option, String variable, Map<String, String> env, String[] args) {

@@ -45,4 +45,11 @@ class ManagerSettingsTest {
     assertThat(hostNetwork.sharedPorts()).isTrue();
     assertThat(hostNetwork.readyFile()).contains(Path.of("/tmp/ready"));
   }
+
+  @Test
+  void theDashboardIsOffUnlessAskedFor() {
+    assertThat(ManagerSettings.from(Map.of(), new String[0]).dashboard()).isFalse();
+    assertThat(ManagerSettings.from(Map.of(), new String[] {"--dashboard"}).dashboard()).isTrue();
+    assertThat(ManagerSettings.from(Map.of("KOORD4J_DASHBOARD", "true"), new String[0]).dashboard()).isTrue();
+  }
 }

@@ -36,94 +36,33 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code kubectl koord4j}, installed as kubectl installs a plugin (launcher script and jar on the
  * PATH), run as a process against the local cluster and the in-process manager, on jobs held back
- * for each reason: a quota shortage, higher-priority units ahead, an admission check whose gang of
- * GPU pods does not fit the free NVLink partitions, and a job that is not queued at all.
+ * for each reason ({@link BlockedJobs}).
  */
 class KubectlKoord4jIT extends InProcessManagerBase {
-  private static final Duration WAIT = Duration.ofSeconds(90);
-  private static final String POOL_LABEL = "koord4j.io/cli-it-pool";
-  private static final String RUN = UUID.randomUUID().toString().substring(0, 6);
-  private static final List<String> GPU_NODES = List.of("cli-it-" + RUN + "-0", "cli-it-" + RUN + "-1");
-
   private static final Path TRANSCRIPT =
       LocalCluster.repoRoot().resolve("e2e/target/kubectl-koord4j-transcript.txt");
 
   private static Path plugin;
+  private static BlockedJobs scenario;
   private static TestCluster cluster;
-  private static Resource<GenericKubernetesResource> admissionCheck;
   private static String quotaLeaf;
   private static String busyLeaf;
-  private static String gpuLeaf;
 
   @BeforeAll
   static void scenario() throws IOException, InterruptedException {
     plugin = install();
     Files.deleteIfExists(TRANSCRIPT);
-    // status.positionInQueue is newer than the copy other checkouts may have installed.
-    LocalCluster.applyCrds(client, HasMetadata.getFullResourceName(QueueUnit.class));
-    cluster = new TestCluster(client, "it-cli");
-    String check = "cli-gang-" + RUN;
-    admissionCheck = client.resource(Serialization.unmarshal("""
-        apiVersion: kueue.x-k8s.io/v1beta2
-        kind: AdmissionCheck
-        metadata: {name: %s}
-        spec: {controllerName: %s}
-        """.formatted(check, AdmissionCheck.KOORD4J_CONTROLLER), GenericKubernetesResource.class));
-    admissionCheck.create();
-    LocalCluster.script("nodes", "--count", "2", "--cpu", "96", "--memory", "1Ti", "--gpus", "8",
-        "--gpu-model", "H100", "--prefix", "cli-it-" + RUN);
-    GPU_NODES.forEach(node -> LocalCluster.labelNode(client, node, Map.of(POOL_LABEL, RUN)));
-
-    // Quota: a 2-CPU leaf under a 4-CPU parent; the job asks 3.
-    cluster.queue("research", "Priority");
-    cluster.queue("nlp", "Priority");
-    String research = cluster.quota("research", null, true, "4", "4");
-    quotaLeaf = cluster.quota("nlp", research, false, "2", "2");
-    cluster.job("too-big", quotaLeaf, 1, "3", 0, "1h");
-
-    // Priority: a 1-CPU quota busy for an hour, then a low job behind two high ones.
-    cluster.queue("busy", "Priority");
-    busyLeaf = cluster.quota("busy", null, false, "1", "1");
-    String low = cluster.priorityClass("low", 10);
-    String high = cluster.priorityClass("high", 1000);
-    cluster.job("holder", busyLeaf, "1", low, "1h");
-    await().atMost(WAIT).until(() -> cluster.resumed("holder"));
-    cluster.job("low", busyLeaf, "1", low, "1h");
-    Thread.sleep(1_100); // creation times have whole seconds: low is the oldest pending job
-    cluster.job("high-1", busyLeaf, "1", high, "1h");
-    cluster.job("high-2", busyLeaf, "1", high, "1h");
-
-    // Admission check and GPU shape: two 8-GPU pods, one node half taken.
-    cluster.queue("gpu", "Priority", List.of(check));
-    gpuLeaf = cluster.quota("gpu", null, false, "8", "8");
-    client.resource(gpuHolder(cluster.namespace, GPU_NODES.get(1))).create();
-    client.resource(cluster.jobOf("trainer", gpuLeaf, 2, "1", "1h", pod -> pod
-        .addToNodeSelector(POOL_LABEL, RUN)
-        .editFirstContainer().editResources()
-        .addToRequests(WellKnown.NVIDIA_GPU, new Quantity("8"))
-        .addToLimits(WellKnown.NVIDIA_GPU, new Quantity("8"))
-        .endResources().endContainer())).create();
-
-    // Not queued: no queue label in a namespace nothing manages.
-    client.resource(new JobBuilder().withNewMetadata().withName("plain").withNamespace(cluster.namespace).endMetadata()
-        .withNewSpec().withSuspend(true).withNewTemplate().withNewSpec().withRestartPolicy("Never")
-        .addNewContainer().withName("work").withImage("busybox").endContainer().endSpec().endTemplate().endSpec()
-        .build()).create();
-
-    await().atMost(WAIT).until(() -> waitingFor("too-big", "QuotaShortage") && waitingFor("low", "QuotaShortage")
-        && waitingFor("high-2", "QuotaShortage") && gangCheckAnswered()
-        && runtimePublished(quotaLeaf) && usePublished(busyLeaf));
+    scenario = BlockedJobs.create(client);
+    cluster = scenario.cluster();
+    quotaLeaf = scenario.quotaLeaf();
+    busyLeaf = scenario.busyLeaf();
   }
 
   @AfterAll
   static void cleanUp() {
-    if (cluster != null) {
-      cluster.close();
+    if (scenario != null) {
+      scenario.close();
     }
-    if (admissionCheck != null) {
-      admissionCheck.delete();
-    }
-    GPU_NODES.forEach(node -> client.nodes().withName(node).delete());
   }
 
   @Test
@@ -153,7 +92,7 @@ class KubectlKoord4jIT extends InProcessManagerBase {
 
     assertThat(why.out()).as(why.err())
         .contains("phase " + QueueUnitPhase.RESERVED)
-        .containsPattern("admission check cli-gang-" + RUN + " Pending: waiting for room.*1 of 2 pods placed")
+        .containsPattern("admission check " + scenario.check() + " Pending: waiting for room.*1 of 2 pods placed")
         .contains("gang of 2 × 8 GPUs (pod set main): only 1 node has 8 free GPUs in one NVLink partition,"
             + " room for 1 of 2 pods");
   }
@@ -225,47 +164,9 @@ class KubectlKoord4jIT extends InProcessManagerBase {
     Result top = run("top", "gpus");
 
     assertThat(top.exit()).as(top.err()).isZero();
-    String node = top.out().substring(top.out().indexOf(GPU_NODES.get(1)));
-    assertThat(node).startsWith(GPU_NODES.get(1) + " (4/8 free)").contains(cluster.namespace + "/gpu-holder")
+    String node = top.out().substring(top.out().indexOf(scenario.halfTakenNode()));
+    assertThat(node).startsWith(scenario.halfTakenNode() + " (4/8 free)").contains(cluster.namespace + "/gpu-holder")
         .contains("[4,5,6,7] [4,5] [6,7]");
-  }
-
-  // ---- the scenario
-
-  private static boolean waitingFor(String job, String reason) {
-    QueueUnit unit = cluster.unit(job);
-    return unit != null && unit.getStatus() != null && unit.getStatus().getConditions() != null
-        && unit.getStatus().getConditions().stream().anyMatch(c -> reason.equals(c.getReason()));
-  }
-
-  private static boolean runtimePublished(String quota) {
-    var annotations = cluster.quota(quota).getMetadata().getAnnotations();
-    return annotations != null && annotations.containsKey(WellKnown.QUOTA_RUNTIME);
-  }
-
-  private static boolean usePublished(String quota) {
-    var status = cluster.quota(quota).getStatus();
-    return status != null && status.getUsed() != null && status.getUsed().containsKey("cpu");
-  }
-
-  private static boolean gangCheckAnswered() {
-    QueueUnit unit = cluster.unit("trainer");
-    return unit != null && unit.getStatus() != null && unit.getStatus().getAdmissionChecks() != null
-        && unit.getStatus().getAdmissionChecks().stream()
-            .anyMatch(check -> check.getMessage() != null && check.getMessage().startsWith("waiting for room"));
-  }
-
-  /** Holds GPUs 0-3 of the node, as koord-scheduler records them. */
-  private static Pod gpuHolder(String namespace, String node) {
-    return new PodBuilder()
-        .withNewMetadata().withName("gpu-holder").withNamespace(namespace)
-        .addToAnnotations(WellKnown.DEVICE_ALLOCATED, "{\"gpu\":[{\"minor\":0},{\"minor\":1},{\"minor\":2},{\"minor\":3}]}")
-        .endMetadata()
-        .withNewSpec().withNodeName(node)
-        .addNewContainer().withName("work").withImage("busybox")
-        .withNewResources().addToRequests(WellKnown.NVIDIA_GPU, new Quantity("4"))
-        .addToLimits(WellKnown.NVIDIA_GPU, new Quantity("4")).endResources().endContainer()
-        .endSpec().build();
   }
 
   // ---- the plugin as a process

@@ -210,13 +210,37 @@ public final class UnitStatuses {
   }
 
   /**
-   * Whether {@code desired} differs from {@code current} in more than the texts that explain a
-   * wait (the status message and the QuotaReserved condition's): a wait of the same kind whose
-   * amounts moved is not worth a write.
+   * Whether {@code desired} differs from {@code current} in more than what merely explains a
+   * wait: the texts (the status message and the QuotaReserved condition's), whose amounts move
+   * with every admission elsewhere, and a place deep in the queue that moved only a little
+   * ({@link #positionMovedMuch}). Each admission at the head moves every unit behind it up by
+   * one; rewriting them all would cost a write per waiting unit per admission.
    */
   public static boolean changesMoreThanItsWaitMessage(
       QueueUnitStatus current, QueueUnitStatus desired) {
-    return !Json.same(withoutWaitMessage(current), withoutWaitMessage(desired));
+    QueueUnitStatus before = withoutWaitMessage(current);
+    QueueUnitStatus after = withoutWaitMessage(desired);
+    if (!positionMovedMuch(before.getPositionInQueue(), after.getPositionInQueue())) {
+      after.setPositionInQueue(before.getPositionInQueue());
+    }
+    return !Json.same(before, after);
+  }
+
+  /** Places up to here are kept exact: people watch the head of a queue closely. */
+  static final int EXACT_POSITIONS = 10;
+
+  /**
+   * A place is rewritten when it is at or near the head (either side of {@link
+   * #EXACT_POSITIONS}), appears or goes, or moved by a quarter or more of the recorded place: a
+   * unit that walks from place N to the head is rewritten about log(N) + 10 times, not N times.
+   */
+  static boolean positionMovedMuch(Integer recorded, Integer now) {
+    if (recorded == null || now == null) {
+      return !Objects.equals(recorded, now);
+    }
+    return recorded <= EXACT_POSITIONS || now <= EXACT_POSITIONS
+        ? !recorded.equals(now)
+        : Math.abs(now - recorded) * 4 >= recorded;
   }
 
   private static QueueUnitStatus withoutWaitMessage(QueueUnitStatus status) {

@@ -149,6 +149,60 @@ class UnitStatusesTest {
     assertThat(UnitStatuses.changesMoreThanItsWaitMessage(unit.getStatus(), backoff)).isTrue();
   }
 
+  @Test
+  void aPlaceDeepInTheQueueIsRewrittenOnlyWhenItMovedByAQuarter() {
+    QueueUnit unit = unit();
+    UnitStatus pending = new UnitStatus(spec(), UnitPhase.PENDING, 0, null, null, false, false);
+    WaitReason full = new WaitReason.QuotaShortage(new AdmissionResult(false, "nlp", "cpu", 1500, 0));
+    unit.setStatus(UnitStatuses.waiting(unit, new WaitingUnit("ns/job", "q", UnitPhase.PENDING, 100, full), pending, T0));
+
+    assertThat(UnitStatuses.changesMoreThanItsWaitMessage(unit.getStatus(),
+        UnitStatuses.waiting(unit, new WaitingUnit("ns/job", "q", UnitPhase.PENDING, 99, full), pending, T1)))
+        .as("one admission ahead of place 100").isFalse();
+    assertThat(UnitStatuses.changesMoreThanItsWaitMessage(unit.getStatus(),
+        UnitStatuses.waiting(unit, new WaitingUnit("ns/job", "q", UnitPhase.PENDING, 75, full), pending, T1)))
+        .as("a quarter of the way to the head").isTrue();
+  }
+
+  @Test
+  void placesNearTheHeadAreKeptExact() {
+    assertThat(UnitStatuses.positionMovedMuch(10, 9)).isTrue();
+    assertThat(UnitStatuses.positionMovedMuch(12, 10)).isTrue();
+    assertThat(UnitStatuses.positionMovedMuch(12, 11)).isFalse();
+    assertThat(UnitStatuses.positionMovedMuch(40, 30)).isTrue();
+    assertThat(UnitStatuses.positionMovedMuch(40, 50)).isTrue();
+    assertThat(UnitStatuses.positionMovedMuch(40, 41)).isFalse();
+    assertThat(UnitStatuses.positionMovedMuch(null, 41)).isTrue();
+    assertThat(UnitStatuses.positionMovedMuch(41, null)).isTrue();
+  }
+
+  /**
+   * The write count the rule is for: a queue of 1,000 units emptied from the head one admission
+   * at a time.
+   */
+  @Test
+  void emptyingALongQueueFromTheHeadCostsFarFewerWritesThanPlacesMoved() {
+    int units = 1_000;
+    int[] recorded = new int[units];
+    long writes = 0;
+    long moves = 0;
+    for (int i = 0; i < units; i++) {
+      recorded[i] = i + 1;
+    }
+    for (int admitted = 1; admitted < units; admitted++) {
+      for (int i = admitted; i < units; i++) {
+        int place = i - admitted + 1;
+        moves++;
+        if (UnitStatuses.positionMovedMuch(recorded[i], place)) {
+          recorded[i] = place;
+          writes++;
+        }
+      }
+    }
+    assertThat(moves).isEqualTo(499_500);
+    assertThat(writes).isLessThan(30_000);
+  }
+
   private static WaitingUnit shortage(UnitPhase phase, long available) {
     return new WaitingUnit("ns/job", "q", phase, 1,
         new WaitReason.QuotaShortage(new AdmissionResult(false, "nlp", "cpu", 1500, available)));

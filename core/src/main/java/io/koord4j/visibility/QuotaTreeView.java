@@ -1,4 +1,4 @@
-package io.koord4j.cli;
+package io.koord4j.visibility;
 
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.quota.ElasticQuota;
@@ -19,19 +19,19 @@ import java.util.stream.Collectors;
  * {@code quota tree}: the ElasticQuota tree depth first, each quota with min, max, runtime (as the
  * manager publishes it), used, and what it borrows above min or lends below it.
  */
-final class QuotaTreeView {
+public final class QuotaTreeView {
   private static final int BAR = 20;
 
   private QuotaTreeView() {}
 
   /** One quota; amounts in Kubernetes notation, per resource the quota governs or uses. */
-  record QuotaNode(String name, String parent, int depth, List<ResourceFigures> resources) {}
+  public record QuotaNode(String name, String parent, int depth, List<ResourceFigures> resources) {}
 
-  record ResourceFigures(
+  public record ResourceFigures(
       String resource, String min, String max, String runtime, String used, String borrowed,
       String lent, int usedPercentOfMax) {}
 
-  static List<QuotaNode> of(List<ElasticQuota> quotas) {
+  public static List<QuotaNode> of(List<ElasticQuota> quotas) {
     Map<String, ElasticQuota> byName = quotas.stream()
         .filter(q -> !WellKnown.ROOT_QUOTA.equals(q.getMetadata().getName()))
         .collect(Collectors.toMap(q -> q.getMetadata().getName(), Function.identity(), (a, b) -> a));
@@ -45,7 +45,7 @@ final class QuotaTreeView {
     return nodes;
   }
 
-  static String table(List<QuotaNode> nodes) {
+  public static String table(List<QuotaNode> nodes) {
     TextTable table = new TextTable("QUOTA", "RESOURCE", "MIN", "MAX", "RUNTIME", "USED", "BORROWED", "LENT", "USAGE (USED/MAX)");
     for (QuotaNode node : nodes) {
       String name = node.depth() == 0 ? node.name() : "  ".repeat(node.depth() - 1) + "└─ " + node.name();
@@ -61,7 +61,7 @@ final class QuotaTreeView {
     return table.render();
   }
 
-  static String bar(int percent) {
+  public static String bar(int percent) {
     int filled = Math.min(BAR, Math.round(percent * BAR / 100f));
     return "[" + "#".repeat(filled) + ".".repeat(BAR - filled) + "] " + percent + "%";
   }

@@ -1,4 +1,4 @@
-package io.koord4j.cli;
+package io.koord4j.visibility;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -44,7 +44,9 @@ class WhyTest {
     assertThat(answer.position()).isEqualTo(4);
     assertThat(answer.pending()).isEqualTo(4);
     assertThat(answer.reasons()).contains(
-        "position 4 of 4 in queue nlp, behind 2 higher-priority units and 1 earlier one of priority 0");
+        "position 4 of 4 in queue nlp, behind 2 higher-priority units and 1 earlier unit of priority 0");
+    assertThat(Why.explain(facts(urgent2, List.of(late, early, urgent2, urgent1))).reasons())
+        .contains("position 2 of 4 in queue nlp, behind 1 earlier unit of priority 10");
   }
 
   @Test

@@ -1,4 +1,4 @@
-package io.koord4j.cli;
+package io.koord4j.visibility;
 
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitPhase;
@@ -8,20 +8,20 @@ import java.util.List;
 import java.util.Objects;
 
 /** {@code jobs}: queued jobs with their place in the queue, phase, age and what they wait for. */
-final class JobRows {
-  /** The admission core's order inside a queue: higher priority first, then earlier arrival. */
-  static final Comparator<QueueUnit> QUEUE_ORDER =
+public final class JobRows {
+  /** The admission core's order inside a queue: higher priority first, then earlier arrival, then name. */
+  public static final Comparator<QueueUnit> QUEUE_ORDER =
       Comparator.comparingInt((QueueUnit u) -> -priority(u))
           .thenComparing(u -> u.getMetadata().getCreationTimestamp())
           .thenComparing(u -> u.getMetadata().getNamespace() + "/" + u.getMetadata().getName());
 
   private JobRows() {}
 
-  record JobRow(String namespace, String name, String kind, String queue, Integer position, String phase,
+  public record JobRow(String namespace, String name, String kind, String queue, Integer position, String phase,
       String age, String reason) {}
 
   /** @param queue only units of this queue; null for all */
-  static List<JobRow> of(List<QueueUnit> units, String queue, Instant now) {
+  public static List<JobRow> of(List<QueueUnit> units, String queue, Instant now) {
     return units.stream()
         .filter(u -> queue == null || queue.equals(u.getSpec().getQueue()))
         .sorted(Comparator.comparing((QueueUnit u) -> Objects.toString(u.getSpec().getQueue(), ""))
@@ -30,37 +30,33 @@ final class JobRows {
         .toList();
   }
 
-  static String table(List<JobRow> rows) {
+  public static String table(List<JobRow> rows) {
     TextTable table = new TextTable("NAMESPACE", "NAME", "KIND", "QUEUE", "POSITION", "PHASE", "AGE", "REASON");
     rows.forEach(r -> table.row(r.namespace(), r.name(), r.kind(), r.queue(),
         r.position() == null ? "-" : r.position(), r.phase(), r.age(), r.reason()));
     return table.render();
   }
 
-  static int priority(QueueUnit unit) {
+  public static int priority(QueueUnit unit) {
     return unit.getSpec().getPriority() == null ? 0 : unit.getSpec().getPriority();
   }
 
   /**
-   * The Enqueued units of the unit's queue, in the order the queue admits them: as the manager
-   * numbered them ({@code status.positionInQueue}), the rest by priority, then arrival.
+   * The Enqueued units of the unit's queue, in the order the queue admits them ({@link
+   * #QUEUE_ORDER}, the admission core's own). Computed rather than read from {@code
+   * status.positionInQueue}, which the manager keeps exact only near the head of a long queue.
    */
-  static List<QueueUnit> line(QueueUnit unit, List<QueueUnit> all) {
+  public static List<QueueUnit> line(QueueUnit unit, List<QueueUnit> all) {
     return all.stream()
         .filter(u -> Objects.equals(u.getSpec().getQueue(), unit.getSpec().getQueue()))
         .filter(u -> QueueUnitPhase.ENQUEUED.equals(UnitPhases.phase(u)))
-        .sorted(Comparator.comparing(JobRows::recordedPosition).thenComparing(QUEUE_ORDER))
+        .sorted(QUEUE_ORDER)
         .toList();
   }
 
   /** 1-based place of an Enqueued unit in {@link #line}. */
-  static int position(QueueUnit unit, List<QueueUnit> all) {
+  public static int position(QueueUnit unit, List<QueueUnit> all) {
     return line(unit, all).indexOf(unit) + 1;
-  }
-
-  private static int recordedPosition(QueueUnit unit) {
-    Integer position = unit.getStatus() == null ? null : unit.getStatus().getPositionInQueue();
-    return position == null ? Integer.MAX_VALUE : position;
   }
 
   private static int waitingFirst(QueueUnit unit) {

@@ -1,4 +1,4 @@
-package io.koord4j.cli;
+package io.koord4j.visibility;
 
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueuePolicy;
@@ -9,21 +9,21 @@ import java.util.List;
 import java.util.Objects;
 
 /** {@code queues}: every Queue with its policy and how many units wait, hold quota and run. */
-final class QueueSummaries {
+public final class QueueSummaries {
   private QueueSummaries() {}
 
-  record QueueSummary(
+  public record QueueSummary(
       String name, String policy, int priority, long pending, long admitted, long running,
       String oldestPending, String oldestPendingAge) {}
 
-  static List<QueueSummary> of(List<Queue> queues, List<QueueUnit> units, Instant now) {
+  public static List<QueueSummary> of(List<Queue> queues, List<QueueUnit> units, Instant now) {
     return queues.stream()
         .sorted(Comparator.comparing(q -> q.getMetadata().getName()))
         .map(queue -> summary(queue, units.stream().filter(u -> inQueue(u, queue)).toList(), now))
         .toList();
   }
 
-  static String table(List<QueueSummary> rows) {
+  public static String table(List<QueueSummary> rows) {
     TextTable table = new TextTable("QUEUE", "POLICY", "PRIORITY", "PENDING", "ADMITTED", "RUNNING", "OLDEST PENDING");
     rows.forEach(r -> table.row(r.name(), r.policy(), r.priority(), r.pending(), r.admitted(), r.running(),
         r.oldestPending() == null ? "-" : r.oldestPending() + " (" + r.oldestPendingAge() + ")"));

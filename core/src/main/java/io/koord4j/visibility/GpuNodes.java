@@ -1,4 +1,4 @@
-package io.koord4j.cli;
+package io.koord4j.visibility;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -16,14 +16,14 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /** The GPU nodes of the cluster with what their bound pods hold, read as the gang check reads them. */
-final class GpuNodes {
+public final class GpuNodes {
   private GpuNodes() {}
 
   /** One node: its labels, its GPUs, what is taken, and which pod holds which minor. */
-  record GpuNode(
+  public record GpuNode(
       Map<String, String> labels, NodeGpuInventory inventory, NodeGpuUsage usage, Map<Integer, String> holders) {}
 
-  static List<GpuNode> of(List<Node> nodes, List<Device> devices, List<Pod> boundPods) {
+  public static List<GpuNode> of(List<Node> nodes, List<Device> devices, List<Pod> boundPods) {
     Map<String, Device> deviceByNode = devices.stream()
         .collect(Collectors.toMap(d -> d.getMetadata().getName(), Function.identity(), (a, b) -> a));
     Map<String, List<Pod>> podsByNode = boundPods.stream()

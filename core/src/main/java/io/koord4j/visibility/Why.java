@@ -1,4 +1,4 @@
-package io.koord4j.cli;
+package io.koord4j.visibility;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.LabelSelector;
@@ -38,13 +38,13 @@ import java.util.stream.Collectors;
  * quota chain, the unit's place in its queue, its admission checks, and whether the GPU shape of
  * its gang fits the nodes as they are. A job without a QueueUnit is told why it is not queued.
  */
-final class Why {
-  static final String MANAGED_NAMESPACES_WEBHOOK = "managed-namespaces.jobs.koord4j.io";
+public final class Why {
+  public static final String MANAGED_NAMESPACES_WEBHOOK = "managed-namespaces.jobs.koord4j.io";
 
   private Why() {}
 
   /** What the answer is built from; {@code unit} is null when the job has no QueueUnit. */
-  record Facts(
+  public record Facts(
       GenericKubernetesResource job,
       QueueUnit unit,
       List<QueueUnit> queueUnits,
@@ -53,10 +53,10 @@ final class Why {
       Namespace namespace,
       List<MutatingWebhookConfiguration> webhooks) {}
 
-  record Answer(String job, String queue, String phase, Integer position, Integer pending, boolean waiting,
+  public record Answer(String job, String queue, String phase, Integer position, Integer pending, boolean waiting,
       List<String> reasons) {}
 
-  static Answer explain(Facts facts) {
+  public static Answer explain(Facts facts) {
     GenericKubernetesResource job = facts.job();
     String id = job.getKind() + " " + job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
     QueueUnit unit = facts.unit();
@@ -64,6 +64,24 @@ final class Why {
       return new Answer(id, QueueMembership.queueName(job.getMetadata()).orElse(null), null, null, null, true,
           List.of(notQueued(facts)));
     }
+    return explain(id, unit, facts.queueUnits(), facts.quotas(), facts.gpuNodes());
+  }
+
+  /**
+   * The answer for a queued job known by its QueueUnit alone, named after the unit's consumer.
+   *
+   * @param queueUnits the units the queue's order is computed from; those of other queues are ignored
+   */
+  public static Answer explain(
+      QueueUnit unit, List<QueueUnit> queueUnits, List<ElasticQuota> quotas, List<GpuNodes.GpuNode> gpuNodes) {
+    String kind = unit.getSpec().getConsumerRef() == null ? "QueueUnit" : unit.getSpec().getConsumerRef().getKind();
+    return explain(kind + " " + unit.getMetadata().getNamespace() + "/" + unit.getMetadata().getName(), unit,
+        queueUnits, quotas, gpuNodes);
+  }
+
+  private static Answer explain(
+      String id, QueueUnit unit, List<QueueUnit> queueUnits, List<ElasticQuota> quotas,
+      List<GpuNodes.GpuNode> gpuNodes) {
     String phase = UnitPhases.phase(unit);
     List<String> reasons = new ArrayList<>();
     Integer position = null;
@@ -77,19 +95,19 @@ final class Why {
       String message = unit.getStatus() == null ? null : unit.getStatus().getMessage();
       reasons.add(message == null ? "enqueued; the admission loop has not decided yet (is koord4j-manager running?)" : message);
       if (QueueUnitPhase.ENQUEUED.equals(phase)) {
-        List<QueueUnit> line = JobRows.line(unit, facts.queueUnits());
+        List<QueueUnit> line = JobRows.line(unit, queueUnits);
         position = line.indexOf(unit) + 1;
         pending = line.size();
         reasons.add(position(unit, line, position));
       }
       checks(unit).forEach(reasons::add);
-      quotaFigures(unit, facts.quotas()).forEach(reasons::add);
-      gangShapes(unit, facts.gpuNodes()).forEach(reasons::add);
+      quotaFigures(unit, quotas).forEach(reasons::add);
+      gangShapes(unit, gpuNodes).forEach(reasons::add);
     }
     return new Answer(id, unit.getSpec().getQueue(), phase, position, pending, waiting, reasons);
   }
 
-  static String text(Answer answer) {
+  public static String text(Answer answer) {
     StringBuilder out = new StringBuilder(answer.job());
     out.append(answer.phase() == null ? " is not queued" : answer.waiting() ? " is waiting" : " is not waiting");
     if (answer.queue() != null) {
@@ -142,7 +160,7 @@ final class Why {
   }
 
   /** matchLabels and the In / NotIn / Exists / DoesNotExist expressions of a label selector. */
-  static boolean matches(LabelSelector selector, Map<String, String> labels) {
+  public static boolean matches(LabelSelector selector, Map<String, String> labels) {
     if (selector == null) {
       return true;
     }
@@ -176,9 +194,10 @@ final class Why {
     if (position == 1) {
       return text + ", at the head";
     }
-    return text + ", behind " + higher + " higher-priority unit" + (higher == 1 ? "" : "s")
-        + (higher == position - 1 ? "" : " and " + (position - 1 - higher) + " earlier one" + (position - 1 - higher == 1 ? "" : "s")
-        + " of priority " + priority);
+    long earlier = position - 1 - higher;
+    String higherText = higher + " higher-priority unit" + (higher == 1 ? "" : "s");
+    String earlierText = earlier + " earlier unit" + (earlier == 1 ? "" : "s") + " of priority " + priority;
+    return text + ", behind " + (earlier == 0 ? higherText : higher == 0 ? earlierText : higherText + " and " + earlierText);
   }
 
   // ---- admission checks

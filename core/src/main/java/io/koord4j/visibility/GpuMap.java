@@ -1,4 +1,4 @@
-package io.koord4j.cli;
+package io.koord4j.visibility;
 
 import io.koord4j.device.GpuDevice;
 import io.koord4j.device.GpuPartition;
@@ -8,18 +8,18 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /** {@code top gpus}: per node each GPU with the pod holding it, and the NVLink partitions still free. */
-final class GpuMap {
+public final class GpuMap {
   private GpuMap() {}
 
-  record NodeGpus(String node, String model, int total, int free, List<Gpu> gpus, List<String> freePartitions) {}
+  public record NodeGpus(String node, String model, int total, int free, List<Gpu> gpus, List<String> freePartitions) {}
 
-  record Gpu(int minor, boolean healthy, String holder) {}
+  public record Gpu(int minor, boolean healthy, String holder) {}
 
-  static List<NodeGpus> of(List<GpuNodes.GpuNode> nodes) {
+  public static List<NodeGpus> of(List<GpuNodes.GpuNode> nodes) {
     return nodes.stream().map(GpuMap::node).toList();
   }
 
-  static String table(List<NodeGpus> rows) {
+  public static String table(List<NodeGpus> rows) {
     TextTable table = new TextTable("NODE", "MODEL", "GPU", "HOLDER", "FREE NVLINK PARTITIONS");
     for (NodeGpus node : rows) {
       String name = node.node() + " (" + node.free() + "/" + node.total() + " free)";

@@ -1,4 +1,4 @@
-package io.koord4j.cli;
+package io.koord4j.visibility;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -21,13 +21,13 @@ import java.util.List;
 import java.util.Map;
 
 /** Cluster objects as the manager leaves them, for the plugin's views. */
-final class Fixtures {
-  static final String CREATED = "2026-01-01T00:00:00Z";
+public final class Fixtures {
+  public static final String CREATED = "2026-01-01T00:00:00Z";
 
   private Fixtures() {}
 
   /** A CPU quota; runtime null means the manager has not published one. */
-  static ElasticQuota quota(String name, String parent, boolean isParent, String min, String max, String runtime, String used) {
+  public static ElasticQuota quota(String name, String parent, boolean isParent, String min, String max, String runtime, String used) {
     ElasticQuota quota = new ElasticQuota();
     quota.getMetadata().setName(name);
     quota.getMetadata().setNamespace("koordinator-system");
@@ -47,7 +47,7 @@ final class Fixtures {
   }
 
   /** A Job's unit of {@code pods} pods of {@code cpu} each (and {@code gpus} GPUs when not 0). */
-  static QueueUnit unit(String name, String queue, String quota, int priority, String created, int pods, String cpu, int gpus) {
+  public static QueueUnit unit(String name, String queue, String quota, int priority, String created, int pods, String cpu, int gpus) {
     QueueUnit unit = new QueueUnit();
     unit.getMetadata().setName(name);
     unit.getMetadata().setNamespace("team");
@@ -77,7 +77,7 @@ final class Fixtures {
     return unit;
   }
 
-  static QueueUnit withStatus(QueueUnit unit, String phase, Integer position, String message) {
+  public static QueueUnit withStatus(QueueUnit unit, String phase, Integer position, String message) {
     QueueUnitStatus status = new QueueUnitStatus();
     status.setPhase(phase);
     status.setPositionInQueue(position);
@@ -86,7 +86,7 @@ final class Fixtures {
     return unit;
   }
 
-  static Node gpuNode(String name, int gpus) {
+  public static Node gpuNode(String name, int gpus) {
     return new NodeBuilder().withNewMetadata().withName(name)
         .addToLabels(WellKnown.GPU_MODEL, "H100").endMetadata()
         .withNewStatus().addToAllocatable(WellKnown.NVIDIA_GPU, new Quantity(Integer.toString(gpus)))
@@ -94,7 +94,7 @@ final class Fixtures {
   }
 
   /** A pod bound to {@code node} holding the GPUs {@code minors}, as koord-scheduler records them. */
-  static Pod gpuHolder(String name, String node, int... minors) {
+  public static Pod gpuHolder(String name, String node, int... minors) {
     StringBuilder gpus = new StringBuilder();
     for (int minor : minors) {
       gpus.append(gpus.length() == 0 ? "" : ",").append("{\"minor\":").append(minor)
@@ -107,7 +107,7 @@ final class Fixtures {
         .endContainer().endSpec().build();
   }
 
-  static GenericKubernetesResource job(String name, Map<String, String> labels, boolean suspended) {
+  public static GenericKubernetesResource job(String name, Map<String, String> labels, boolean suspended) {
     GenericKubernetesResource job = new GenericKubernetesResource();
     job.setApiVersion("batch/v1");
     job.setKind("Job");

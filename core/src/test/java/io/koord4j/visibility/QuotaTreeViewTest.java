@@ -1,4 +1,4 @@
-package io.koord4j.cli;
+package io.koord4j.visibility;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,13 +1,13 @@
-package io.koord4j.cli;
+package io.koord4j.visibility;
 
 import java.time.Duration;
 import java.time.Instant;
 
 /** Ages as kubectl shows them: 45s, 12m, 3h, 2d. */
-final class Ages {
+public final class Ages {
   private Ages() {}
 
-  static String since(String timestamp, Instant now) {
+  public static String since(String timestamp, Instant now) {
     if (timestamp == null) {
       return "";
     }
