@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.RegisteredController;
-import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.javaoperatorsdk.operator.processing.Controller;
 import io.javaoperatorsdk.operator.processing.event.source.informer.ManagedInformerEventSource;
@@ -32,6 +31,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -60,6 +60,8 @@ public final class Manager implements LeaderControllers {
   /** Publish the loop's figures on ElasticQuotas and Queues, read through the shared informers. */
   private final List<InformerReconciler<?>> publishers = new ArrayList<>();
   private final Operator operator;
+  /** Opt-in: batch resources on the nodes, read through the shared informers. */
+  private final Optional<BatchResourceReconciler> batchResources;
   /** Answers the gang-feasibility checks that Queues name, for their units. */
   private KueueAdmissionCheckController<QueueUnit> unitChecks;
 
@@ -89,8 +91,7 @@ public final class Manager implements LeaderControllers {
             HasMetadata.getFullResourceName(jobs.jobType()));
       }
     }
-    BatchResourceReconciler.forCluster(client, System.getenv(), clock)
-        .ifPresent(batch -> register(batch, BatchResourceReconciler.NAME));
+    this.batchResources = BatchResourceReconciler.forCluster(client, informers, System.getenv(), clock);
     this.snapshots = snapshots;
   }
 
@@ -111,6 +112,7 @@ public final class Manager implements LeaderControllers {
             Queue.class,
             new QueueReconciler(client, snapshots)::reconcile,
             QueueReconciler::positions));
+    batchResources.ifPresent(BatchResourceReconciler::start);
     operator.start();
     List<String> watched = watchedKinds();
     LOG.info("watches opened: {} for {} kinds {}", watched.size(), Set.copyOf(watched).size(), watched);
@@ -144,6 +146,7 @@ public final class Manager implements LeaderControllers {
   @Override
   public void close() {
     operator.stop();
+    batchResources.ifPresent(BatchResourceReconciler::close);
     publishers.forEach(InformerReconciler::close);
     if (unitChecks != null) {
       unitChecks.close();
@@ -164,15 +167,10 @@ public final class Manager implements LeaderControllers {
     return reconciler;
   }
 
-  private <T extends HasMetadata> void register(JobReconciler<T> jobs) {
-    register(jobs, jobs.name());
-  }
-
   /** Not generation-aware: a job's progress lives outside its spec. */
-  private <P extends HasMetadata> void register(
-      Reconciler<P> reconciler, String name) {
+  private <T extends HasMetadata> void register(JobReconciler<T> jobs) {
     operator.register(
-        reconciler,
-        config -> config.withName(name).withRetry(RETRY).withGenerationAware(false));
+        jobs,
+        config -> config.withName(jobs.name()).withRetry(RETRY).withGenerationAware(false));
   }
 }

@@ -7,32 +7,27 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.testing.LocalCluster;
+import io.koord4j.testing.LocalNamespace;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Pods from koord4j's own image run on the real node: processes, cgroups, logs and exec. */
 class RealNodeIT {
+  @RegisterExtension
+  static final LocalNamespace NAMESPACE = new LocalNamespace("real-node-it");
   private static String namespace;
   private static KubernetesClient client;
 
   @BeforeAll
   static void start() {
-    client = LocalCluster.client();
+    client = NAMESPACE.client();
+    namespace = NAMESPACE.name();
     RealNode.upWithImages();
-    namespace = LocalCluster.createNamespace(client, "real-node-it");
-  }
-
-  @AfterAll
-  static void close() {
-    if (client != null && namespace != null) {
-      client.namespaces().withName(namespace).delete();
-      client.close();
-    }
   }
 
   @Test

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.testing.LocalCluster;
+import io.koord4j.testing.LocalNamespace;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,28 +16,22 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code cluster.sh node down} leaves nothing behind, even with pods running; up brings it back. */
 class RealNodeTeardownIT {
+  @RegisterExtension
+  static final LocalNamespace NAMESPACE = new LocalNamespace("real-node-down-it");
   private static String namespace;
   private static KubernetesClient client;
 
   @BeforeAll
   static void start() {
-    client = LocalCluster.client();
+    client = NAMESPACE.client();
+    namespace = NAMESPACE.name();
     RealNode.upWithImages();
-    namespace = LocalCluster.createNamespace(client, "real-node-down-it");
-  }
-
-  @AfterAll
-  static void close() {
-    if (client != null && namespace != null) {
-      client.namespaces().withName(namespace).delete();
-      client.close();
-    }
   }
 
   @Test

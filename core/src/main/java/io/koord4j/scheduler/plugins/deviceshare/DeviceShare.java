@@ -8,6 +8,7 @@ import io.koord4j.device.GpuAllocator;
 import io.koord4j.device.GpuRequest;
 import io.koord4j.device.kube.PodGpus;
 import io.koord4j.jobs.PodRequests;
+import io.koord4j.scheduler.framework.BasePlugin;
 import io.koord4j.scheduler.framework.ClusterEvent;
 import io.koord4j.scheduler.framework.CycleState;
 import io.koord4j.scheduler.framework.FilterPlugin;
@@ -33,7 +34,7 @@ import java.util.function.Consumer;
  * nvidia.com/gpu} is an extended resource that NodeResourcesFit counts against allocatable (see
  * {@link #handles}).
  */
-public final class DeviceShare
+public final class DeviceShare extends BasePlugin
     implements PreFilterPlugin, FilterPlugin, ScorePlugin, ReservePlugin, PreBindPlugin {
 
   public static final String NAME = "DeviceShare";
@@ -90,6 +91,7 @@ public final class DeviceShare
   private final PodAnnotator annotator;
 
   public DeviceShare(GpuReservations reservations, PodAnnotator annotator) {
+    super(NAME, EnumSet.of(ClusterEvent.NODE_ADDED, ClusterEvent.NODE_UPDATED, ClusterEvent.ASSIGNED_POD_DELETED, ClusterEvent.DEVICE_CHANGED));
     this.reservations = reservations;
     this.annotator = annotator;
   }
@@ -98,20 +100,6 @@ public final class DeviceShare
   public static boolean handles(String resource, NodeInfo node) {
     return KOORDINATOR_GPU_RESOURCES.contains(resource)
         || (WellKnown.NVIDIA_GPU.equals(resource) && node.gpus().hasDevice());
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public Set<ClusterEvent> requeueOn() {
-    return EnumSet.of(
-        ClusterEvent.NODE_ADDED,
-        ClusterEvent.NODE_UPDATED,
-        ClusterEvent.ASSIGNED_POD_DELETED,
-        ClusterEvent.DEVICE_CHANGED);
   }
 
   @Override
