@@ -125,14 +125,7 @@ public record NodeFitCases(String name, Node node, PodSpec pod, boolean fits) {
   }
 
   private static PodSpecBuilder podAsking(String cpu, String memory) {
-    return new PodSpecBuilder()
-        .withSchedulerName("koord-scheduler")
-        .addNewContainer()
-        .withName("main")
-        .withNewResources()
-        .withRequests(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory)))
-        .endResources()
-        .endContainer();
+    return new PodSpecBuilder(Fixtures.pod("pod", cpu, memory).getSpec());
   }
 
   private static PodSpec selecting(String pool) {

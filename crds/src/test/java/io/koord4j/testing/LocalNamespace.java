@@ -1,6 +1,10 @@
 package io.koord4j.testing;
 
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
+import io.fabric8.kubernetes.client.dsl.PodResource;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -42,5 +46,10 @@ public final class LocalNamespace implements BeforeAllCallback, AfterAllCallback
 
   public String name() {
     return name;
+  }
+
+  /** The pods of the namespace. */
+  public NonNamespaceOperation<Pod, PodList, PodResource> pods() {
+    return client.pods().inNamespace(name);
   }
 }

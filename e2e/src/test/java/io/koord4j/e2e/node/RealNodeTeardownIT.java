@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.testing.LocalCluster;
 import io.koord4j.testing.LocalNamespace;
 import java.io.IOException;
@@ -24,24 +23,20 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class RealNodeTeardownIT {
   @RegisterExtension
   static final LocalNamespace NAMESPACE = new LocalNamespace("real-node-down-it");
-  private static String namespace;
-  private static KubernetesClient client;
 
   @BeforeAll
   static void start() {
-    client = NAMESPACE.client();
-    namespace = NAMESPACE.name();
     RealNode.upWithImages();
   }
 
   @Test
   void nodeDownRemovesEveryProcessMountAndBridgeThenUpMakesItReadyAgain() throws IOException {
-    client.pods().inNamespace(namespace)
-        .resource(RealNode.sleeperPod(namespace, "left-running", Map.of("cpu", "100m", "memory", "64Mi")))
+    NAMESPACE.pods()
+        .resource(RealNode.sleeperPod(NAMESPACE.name(), "left-running", Map.of("cpu", "100m", "memory", "64Mi")))
         .create();
     await().atMost(Duration.ofSeconds(90)).until(() -> "Running".equals(
-        client.pods().inNamespace(namespace).withName("left-running").get().getStatus().getPhase()));
-    Pod pod = client.pods().inNamespace(namespace).withName("left-running").get();
+        NAMESPACE.pods().withName("left-running").get().getStatus().getPhase()));
+    Pod pod = NAMESPACE.pods().withName("left-running").get();
     List<String> podProcesses = Files.readAllLines(
         RealNode.cgroup("cpu", RealNode.podCgroup(pod) + "/" + RealNode.containerId(pod)).resolve("cgroup.procs"));
     assertThat(podProcesses).as("the container's processes").isNotEmpty();
@@ -57,7 +52,7 @@ class RealNodeTeardownIT {
         .as("mounts under %s", stateDir).noneMatch(line -> line.split(" ")[1].startsWith(stateDir));
     assertThat(Path.of("/sys/class/net/koord4j0")).as("the pods' bridge").doesNotExist();
     assertThat(RealNode.cgroup("cpu", "")).as("the kubelet's pod cgroups").doesNotExist();
-    assertThat(client.nodes().withName(RealNode.NAME).get()).as("the Node object").isNull();
+    assertThat(NAMESPACE.client().nodes().withName(RealNode.NAME).get()).as("the Node object").isNull();
 
     RealNode.upWithImages();
     assertThat(LocalCluster.script("kubectl", "get", "nodes")).containsPattern(RealNode.NAME + "\\s+Ready");
