@@ -40,6 +40,8 @@ class BatchJobReconcilerIT {
   static final LocallyRunOperatorExtension OPERATOR =
       LocallyRunOperatorExtension.builder()
           .withKubernetesClient(CLIENT)
+          // The client outlives each test's operator: the shared informers and the clean-up use it.
+          .withConfigurationService(overrider -> overrider.withCloseClientOnStop(false))
           .withReconciler(new JobIntegrations.BatchJobs(Clock.systemUTC(), INFORMERS))
           .build();
 
