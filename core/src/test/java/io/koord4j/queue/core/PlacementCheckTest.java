@@ -15,10 +15,16 @@ import org.junit.jupiter.api.Test;
 class PlacementCheckTest {
   private final Map<String, String> misfits = new HashMap<>();
 
-  @Test
-  void aGangNoNodeCouldHoldWaitsWithTheReasonAndTakesNoQuota() {
+  /** A team of 8 CPUs whose placement check refuses the units in {@link #misfits}. */
+  private AdmissionCore judgedCore() {
     AdmissionCore core = singleTeam(8);
     core.setPlacementCheck(id -> Optional.ofNullable(misfits.get(id)));
+    return core;
+  }
+
+  @Test
+  void aGangNoNodeCouldHoldWaitsWithTheReasonAndTakesNoQuota() {
+    AdmissionCore core = judgedCore();
     misfits.put("ns/a", "pod set main: 0 of 1 pods placed; node n1: needs 64 CPU, has 32");
     core.upsertUnit(unit("ns/a", "q", "team", 0, 0, 2));
 
@@ -35,8 +41,7 @@ class PlacementCheckTest {
 
   @Test
   void itIsAdmittedOnceTheNodesCouldHoldIt() {
-    AdmissionCore core = singleTeam(8);
-    core.setPlacementCheck(id -> Optional.ofNullable(misfits.get(id)));
+    AdmissionCore core = judgedCore();
     misfits.put("ns/a", "no node accepts the pods");
     core.upsertUnit(unit("ns/a", "q", "team", 0, 0, 2));
     core.pass(at(1));
@@ -48,9 +53,8 @@ class PlacementCheckTest {
 
   @Test
   void inABlockQueueItDoesNotHoldBackLaterUnitsOfItsQuota() {
-    AdmissionCore core = singleTeam(8);
+    AdmissionCore core = judgedCore();
     core.upsertQueue(QueueConfig.of("q").withPolicy(QueuePolicy.BLOCK));
-    core.setPlacementCheck(id -> Optional.ofNullable(misfits.get(id)));
     misfits.put("ns/first", "no node accepts the pods");
     core.upsertUnit(unit("ns/first", "q", "team", 0, 0, 2));
     core.upsertUnit(unit("ns/second", "q", "team", 0, 1, 2));
