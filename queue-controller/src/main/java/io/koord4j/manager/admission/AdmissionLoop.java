@@ -48,8 +48,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The single owner of the {@link AdmissionCore}: informer events on QueueUnits, ElasticQuotas,
- * Queues, Nodes and Devices are applied on one thread, bursts of them are coalesced into one pass, and the
- * pass's decisions are written to the units' status.
+ * Queues, Nodes and Devices are applied on one thread, bursts of them are coalesced into one pass,
+ * and the pass's decisions are written to the units' status. Nodes and Devices also tell the
+ * core's {@link UnitPlacements} which gangs no node could ever hold.
  *
  * <p>State lives in the cluster: on start the core is rebuilt from the informers before the
  * first pass, units whose phase is Reserved, Dequeued or Running, and evicted units whose jobs have
