@@ -20,7 +20,8 @@ import java.util.List;
  * Whether the node has room for the pod's request (CPU, memory, extended resources) and one more
  * pod, leaving to DeviceShare the GPU resources it counts by device ({@link DeviceShare#handles});
  * scores nodes by how much CPU and memory stays free (least allocated first), which spreads
- * load.
+ * load. Nodes whose GPUs DeviceShare scores by fragmentation ({@link
+ * DeviceShare#scoresByFragmentation}) score alike: spreading pods over them would strand GPUs.
  */
 public final class NodeResourcesFit extends BasePlugin implements PreFilterPlugin, FilterPlugin, ScorePlugin {
 
@@ -64,6 +65,9 @@ public final class NodeResourcesFit extends BasePlugin implements PreFilterPlugi
   @Override
   public long score(CycleState state, Pod pod, NodeInfo node) {
     ResourceVector request = state.get(REQUEST);
+    if (DeviceShare.scoresByFragmentation(node)) {
+      return MAX_SCORE;
+    }
     long sum = 0;
     for (String resource : SCORED) {
       long allocatable = node.allocatable().get(resource);

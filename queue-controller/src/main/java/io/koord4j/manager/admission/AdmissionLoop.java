@@ -3,10 +3,10 @@ package io.koord4j.manager.admission;
 import io.koord4j.quota.kube.QuotaResolver;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.koord4j.api.WellKnown;
 import io.koord4j.api.device.Device;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueUnit;
@@ -19,6 +19,7 @@ import io.koord4j.manager.support.SharedInformers;
 import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.queue.core.AdmissionCore;
 import io.koord4j.queue.core.AdmissionPass;
+import io.koord4j.queue.core.ChargedPod;
 import io.koord4j.queue.core.Preemption;
 import io.koord4j.queue.core.UnitPhase;
 import io.koord4j.queue.core.UnitSpec;
@@ -26,6 +27,7 @@ import io.koord4j.queue.core.UnitStatus;
 import io.koord4j.queue.core.WaitingUnit;
 import io.koord4j.quota.ResourceVector;
 import io.koord4j.quota.kube.ElasticQuotaSpecs;
+import io.koord4j.quota.kube.PodCharges;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -48,9 +50,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The single owner of the {@link AdmissionCore}: informer events on QueueUnits, ElasticQuotas,
- * Queues, Nodes and Devices are applied on one thread, bursts of them are coalesced into one pass,
- * and the pass's decisions are written to the units' status. Nodes and Devices also tell the
- * core's {@link UnitPlacements} which gangs no node could ever hold.
+ * Queues, Nodes, Devices and Pods (those no unit owns are charged to their quota) are applied on
+ * one thread, bursts of them are coalesced into one pass, and the pass's decisions are written to
+ * the units' status. Nodes and Devices also tell the core's {@link UnitPlacements} which gangs no
+ * node could ever hold.
  *
  * <p>State lives in the cluster: on start the core is rebuilt from the informers before the
  * first pass, units whose phase is Reserved, Dequeued or Running, and evicted units whose jobs have
@@ -80,6 +83,8 @@ public final class AdmissionLoop implements AutoCloseable {
   private final Map<String, ResourceVector> nodes = new HashMap<>();
   /** Whether each unit's gang could ever be placed on the nodes, asked by the core in a pass. */
   private final UnitPlacements placements = new UnitPlacements(units);
+  /** Pods no unit owns, by uid, to charge them again when the quotas change. */
+  private final Map<String, Pod> chargedPods = new HashMap<>();
   /**
    * Per unit, the resourceVersion of our last write: older events are stale, and the event of the
    * write itself tells nothing new; both are ignored.
@@ -113,7 +118,8 @@ public final class AdmissionLoop implements AutoCloseable {
         inform(informers.of(QueueUnit.class), this::onUnit, this::onUnitGone),
         inform(informers.of(ElasticQuota.class), this::onQuota, this::onQuotaGone),
         inform(informers.of(Queue.class), this::onQueue, this::onQueueGone),
-        inform(informers.of(Node.class), this::onNode, this::onNodeGone)));
+        inform(informers.of(Node.class), this::onNode, this::onNodeGone),
+        inform(informers.of(Pod.class), this::onPod, this::onPodGone)));
     // Without the Device kind a node's GPUs are read from its allocatable.
     if (client.supports(Device.class)) {
       listed.add(inform(informers.of(Device.class), this::onDevice, this::onDeviceGone));
@@ -165,6 +171,8 @@ public final class AdmissionLoop implements AutoCloseable {
       onNode(node);
     } else if (object instanceof Device device) {
       onDevice(device);
+    } else if (object instanceof Pod pod) {
+      onPod(pod);
     }
   }
 
@@ -203,12 +211,9 @@ public final class AdmissionLoop implements AutoCloseable {
 
   /** The tree is replaced at once, and units re-resolve their quota (one may have appeared). */
   private void quotasChanged() {
-    core.setQuotas(
-        quotas.values().stream()
-            .filter(quota -> !WellKnown.ROOT_QUOTA.equals(quota.getMetadata().getName()))
-            .map(ElasticQuotaSpecs::from)
-            .toList());
+    core.setQuotas(ElasticQuotaSpecs.belowRoot(quotas.values()));
     units.values().forEach(this::feed);
+    List.copyOf(chargedPods.values()).forEach(this::onPod);
     passSoon();
   }
 
@@ -235,6 +240,30 @@ public final class AdmissionLoop implements AutoCloseable {
         .filter(unit -> name.equals(unit.getSpec().getQueue()) || unit.getSpec().getQueue() == null)
         .toList()
         .forEach(this::feed);
+  }
+
+  /** Pod status changes are many; a pass follows only those that change a quota's charge. */
+  private void onPod(Pod pod) {
+    String uid = pod.getMetadata().getUid();
+    Optional<ChargedPod> charge = PodCharges.of(pod, quotas);
+    boolean changed;
+    if (charge.isPresent()) {
+      chargedPods.put(uid, pod);
+      changed = core.upsertPod(uid, charge.get());
+    } else {
+      chargedPods.remove(uid);
+      changed = core.removePod(uid);
+    }
+    if (changed) {
+      passSoon();
+    }
+  }
+
+  private void onPodGone(Pod pod) {
+    chargedPods.remove(pod.getMetadata().getUid());
+    if (core.removePod(pod.getMetadata().getUid())) {
+      passSoon();
+    }
   }
 
   private void onNode(Node node) {
