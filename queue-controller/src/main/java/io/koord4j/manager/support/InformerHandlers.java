@@ -16,25 +16,29 @@ public final class InformerHandlers implements AutoCloseable {
 
   /** Calls {@code upsert} with each object the informer adds or changes, {@code gone} with each it removes. */
   public synchronized <T> void follow(SharedIndexInformer<T> informer, Consumer<T> upsert, Consumer<T> gone) {
-    ResourceEventHandler<T> handler =
-        new ResourceEventHandler<>() {
-          @Override
-          public void onAdd(T object) {
-            upsert.accept(object);
-          }
-
-          @Override
-          public void onUpdate(T before, T object) {
-            upsert.accept(object);
-          }
-
-          @Override
-          public void onDelete(T object, boolean finalStateUnknown) {
-            gone.accept(object);
-          }
-        };
+    ResourceEventHandler<T> handler = handler(upsert, gone);
     informer.addEventHandler(handler);
     handlers.put(informer, handler);
+  }
+
+  /** A handler that calls {@code upsert} with each object added or changed, {@code gone} with each removed. */
+  public static <T> ResourceEventHandler<T> handler(Consumer<T> upsert, Consumer<T> gone) {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(T object) {
+        upsert.accept(object);
+      }
+
+      @Override
+      public void onUpdate(T before, T object) {
+        upsert.accept(object);
+      }
+
+      @Override
+      public void onDelete(T object, boolean finalStateUnknown) {
+        gone.accept(object);
+      }
+    };
   }
 
   /** The informers followed, in the order they were first followed. */
