@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.RegisteredController;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.javaoperatorsdk.operator.processing.Controller;
 import io.javaoperatorsdk.operator.processing.event.source.informer.ManagedInformerEventSource;
@@ -22,6 +23,7 @@ import io.koord4j.manager.jobs.JobIntegrations;
 import io.koord4j.manager.jobs.JobReconciler;
 import io.koord4j.manager.metrics.ManagerMetrics;
 import io.koord4j.manager.noderesource.BatchResourceReconciler;
+import io.koord4j.manager.nodeslo.NodeSloReconciler;
 import io.koord4j.manager.queue.QueueReconciler;
 import io.koord4j.manager.quota.ElasticQuotaReconciler;
 import io.koord4j.manager.quota.SystemQuotaKeeper;
@@ -94,6 +96,8 @@ public final class Manager implements LeaderControllers {
       }
     }
     this.batchResources = BatchResourceReconciler.forCluster(client, informers, System.getenv(), clock);
+    NodeSloReconciler.forCluster(client, System.getenv())
+        .ifPresent(slo -> register(slo, NodeSloReconciler.NAME));
     this.snapshots = snapshots;
   }
 
@@ -174,10 +178,14 @@ public final class Manager implements LeaderControllers {
     return reconciler;
   }
 
-  /** Not generation-aware: a job's progress lives outside its spec. */
   private <T extends HasMetadata> void register(JobReconciler<T> jobs) {
+    register(jobs, jobs.name());
+  }
+
+  /** Not generation-aware: a job's progress lives outside its spec. */
+  private <P extends HasMetadata> void register(Reconciler<P> reconciler, String name) {
     operator.register(
-        jobs,
-        config -> config.withName(jobs.name()).withRetry(RETRY).withGenerationAware(false));
+        reconciler,
+        config -> config.withName(name).withRetry(RETRY).withGenerationAware(false));
   }
 }

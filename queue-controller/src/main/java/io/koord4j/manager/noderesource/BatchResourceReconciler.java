@@ -70,11 +70,7 @@ public final class BatchResourceReconciler implements AutoCloseable {
     this.nodes = new InformerReconciler<>(NAME, informers, Node.class, this::reconcile);
   }
 
-  /**
-   * The controller, when {@value #SWITCH} is true and the cluster serves NodeMetrics. The ConfigMap is read from {@code
-   * KOORD4J_SLO_CONFIG_NAMESPACE}, else koord4j's namespace {@code KOORD4J_NAMESPACE}
-   * ({@code koord4j-system}).
-   */
+  /** The controller, when {@value #SWITCH} is true and the cluster serves NodeMetrics; see {@link SloConfigMap}. */
   public static Optional<BatchResourceReconciler> forCluster(
       KubernetesClient client, SharedInformers informers, Map<String, String> env, Clock clock) {
     if (!Boolean.parseBoolean(env.get(SWITCH))) {
@@ -85,9 +81,7 @@ public final class BatchResourceReconciler implements AutoCloseable {
       LOG.info("NodeMetric is not installed; nodes get no batch resources until the manager restarts after it is");
       return Optional.empty();
     }
-    String namespace =
-        env.getOrDefault("KOORD4J_SLO_CONFIG_NAMESPACE", env.getOrDefault("KOORD4J_NAMESPACE", "koord4j-system"));
-    return Optional.of(new BatchResourceReconciler(client, informers, namespace, clock));
+    return Optional.of(new BatchResourceReconciler(client, informers, SloConfigMap.namespace(env), clock));
   }
 
   /**
@@ -104,7 +98,7 @@ public final class BatchResourceReconciler implements AutoCloseable {
     };
     handlers.follow(pods, podChanged, podChanged);
     Consumer<ConfigMap> configChanged = map -> {
-      if (ColocationConfig.CONFIG_MAP.equals(map.getMetadata().getName())) {
+      if (SloConfigMap.NAME.equals(map.getMetadata().getName())) {
         nodes.triggerAll();
       }
     };
@@ -154,7 +148,7 @@ public final class BatchResourceReconciler implements AutoCloseable {
   }
 
   private ColocationConfig config() {
-    return Optional.ofNullable(configMaps.getStore().getByKey(configNamespace + "/" + ColocationConfig.CONFIG_MAP))
+    return Optional.ofNullable(configMaps.getStore().getByKey(configNamespace + "/" + SloConfigMap.NAME))
         .map(map -> map.getData() == null ? null : map.getData().get(ColocationConfig.KEY))
         .map(ColocationConfig::parse)
         .orElse(ColocationConfig.DEFAULT);
