@@ -4,7 +4,6 @@ import static io.koord4j.api.WellKnown.GPU_CORE;
 import static io.koord4j.api.WellKnown.GPU_MEMORY;
 import static io.koord4j.api.WellKnown.GPU_MEMORY_RATIO;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -57,15 +56,7 @@ public final class DeviceAllocatedCodec {
    */
   public static GpuAllocation parse(String podKey, String json, NodeGpuInventory inventory) {
     String where = "pod " + podKey + ": annotation " + WellKnown.DEVICE_ALLOCATED;
-    JsonNode root;
-    try {
-      root = JSON.readTree(json);
-    } catch (JsonProcessingException e) {
-      throw new InvalidDeviceSpecException(where + " is not valid JSON: " + e.getOriginalMessage());
-    }
-    if (root == null || !root.isObject()) {
-      throw new InvalidDeviceSpecException(where + " must be a JSON object keyed by device type");
-    }
+    JsonNode root = AnnotationJson.object(where, json, "a JSON object keyed by device type");
     JsonNode gpus = root.path(GPU);
     if (!gpus.isMissingNode() && !gpus.isArray()) {
       throw new InvalidDeviceSpecException(where + ": \"gpu\" must be a list");

@@ -1,8 +1,6 @@
 package io.koord4j.device;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.koord4j.api.WellKnown;
 import io.koord4j.quantity.ResourceQuantities;
 import java.util.ArrayList;
@@ -23,7 +21,6 @@ public final class GpuPartitionTable {
 
   public static final GpuPartitionTable NONE = new GpuPartitionTable(new TreeMap<>());
 
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** 8-GPU NVIDIA Hopper boards (H100, H800, H20): all eight, halves, pairs, singles. */
   private static final GpuPartitionTable HOPPER_8 =
@@ -79,15 +76,7 @@ public final class GpuPartitionTable {
    */
   public static GpuPartitionTable parse(String owner, String json) {
     String where = owner + ": annotation " + WellKnown.GPU_PARTITIONS;
-    JsonNode root;
-    try {
-      root = JSON.readTree(json);
-    } catch (JsonProcessingException e) {
-      throw new InvalidDeviceSpecException(where + " is not valid JSON: " + e.getOriginalMessage());
-    }
-    if (root == null || !root.isObject()) {
-      throw new InvalidDeviceSpecException(where + " must be a JSON object from GPU count to partitions");
-    }
+    JsonNode root = AnnotationJson.object(where, json, "a JSON object from GPU count to partitions");
     List<GpuPartition> partitions = new ArrayList<>();
     for (Map.Entry<String, JsonNode> entry : root.properties()) {
       if (!entry.getValue().isArray()) {

@@ -6,14 +6,16 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Taint;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
  * One table of pod-versus-node cases that every judge of fit must decide alike: the scheduler's
- * framework, the node filters the gang-feasibility check borrows from it, and the check itself.
- * Each node is Ready and has room for the pod (4 CPUs of 32), so only taints, tolerations, cordon,
- * nodeSelector and node affinity decide.
+ * framework, the node filters the gang-feasibility check borrows from it, the check itself and
+ * the admission loop. Each node is Ready with 32 CPUs and 128 GiB; in the cases {@link
+ * #byNodeAlone} the pod fits them (4 CPUs, 8 GiB), so only taints, tolerations, nodeSelector and
+ * node affinity decide, and in the rest its requests do.
  *
  * @param fits whether koord-scheduler would place the pod on the node
  */
@@ -24,7 +26,17 @@ public record NodeFitCases(String name, Node node, PodSpec pod, boolean fits) {
     return name;
   }
 
+  /** Every case: those decided by the node alone, then those decided by the pod's requests. */
   public static List<NodeFitCases> all() {
+    List<NodeFitCases> all = new ArrayList<>(byNodeAlone());
+    all.add(new NodeFitCases("asks more CPU than the node has", node(Map.of()), asking("33", "8Gi"), false));
+    all.add(new NodeFitCases("asks more memory than the node has", node(Map.of()), asking("4", "129Gi"), false));
+    all.add(new NodeFitCases("asks all the node has", node(Map.of()), asking("32", "128Gi"), true));
+    return List.copyOf(all);
+  }
+
+  /** The cases in which the pod's requests fit the node, so that only the node's filters decide. */
+  public static List<NodeFitCases> byNodeAlone() {
     return List.of(
         new NodeFitCases("plain node, plain pod", node(Map.of()), plainPod().build(), true),
         new NodeFitCases(
@@ -105,14 +117,15 @@ public record NodeFitCases(String name, Node node, PodSpec pod, boolean fits) {
   }
 
   private static PodSpecBuilder plainPod() {
-    return new PodSpecBuilder()
-        .withSchedulerName("koord-scheduler")
-        .addNewContainer()
-        .withName("main")
-        .withNewResources()
-        .withRequests(Map.of("cpu", new Quantity("4"), "memory", new Quantity("8Gi")))
-        .endResources()
-        .endContainer();
+    return podAsking("4", "8Gi");
+  }
+
+  private static PodSpec asking(String cpu, String memory) {
+    return podAsking(cpu, memory).build();
+  }
+
+  private static PodSpecBuilder podAsking(String cpu, String memory) {
+    return new PodSpecBuilder(Fixtures.pod("pod", cpu, memory).getSpec());
   }
 
   private static PodSpec selecting(String pool) {

@@ -3,9 +3,9 @@ package io.koord4j.bench;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.api.WellKnown;
+import io.koord4j.testing.TestJobs;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueSpec;
 import io.koord4j.testing.LocalCluster;
@@ -151,26 +151,9 @@ public final class WebhookLatencyBenchmark {
 
   /** A queued Job of one short pod; {@code suspended} as the webhook would store it. */
   private static Job job(String name, boolean suspended) {
-    return new JobBuilder()
-        .withNewMetadata()
-        .withName(name)
-        .addToLabels(WellKnown.QUOTA_NAME, QUOTA)
-        .endMetadata()
-        .withNewSpec()
-        .withSuspend(suspended ? Boolean.TRUE : null)
-        .withNewTemplate()
-        .withNewSpec()
-        .withRestartPolicy("Never")
-        .addNewContainer()
-        .withName("main")
-        .withImage("busybox")
-        .withNewResources()
-        .addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("100m"))
-        .endResources()
-        .endContainer()
-        .endSpec()
-        .endTemplate()
-        .endSpec()
+    return TestJobs.job(null, name, "100m")
+        .editMetadata().addToLabels(WellKnown.QUOTA_NAME, QUOTA).endMetadata()
+        .editSpec().withSuspend(suspended ? Boolean.TRUE : null).endSpec()
         .build();
   }
 

@@ -21,6 +21,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.VersionInfo;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.koord4j.testing.LocalCluster;
+import io.koord4j.testing.LocalNamespace;
 import io.koord4j.webhook.tls.CertificateAuthority;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -28,29 +29,23 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The local control plane is a real Kubernetes: versions, scheduling, Jobs, webhooks, RBAC. */
 class LocalClusterIT {
+  @RegisterExtension
+  static final LocalNamespace NAMESPACE = new LocalNamespace("local-cluster-it");
   private static String namespace;
   private static KubernetesClient client;
 
   @BeforeAll
   static void connect() {
-    client = LocalCluster.client();
+    client = NAMESPACE.client();
+    namespace = NAMESPACE.name();
     LocalCluster.script("nodes", "--count", "2", "--cpu", "16", "--memory", "64Gi", "--prefix",
         "it-node");
-    namespace = LocalCluster.createNamespace(client, "local-cluster-it");
-  }
-
-  @AfterAll
-  static void close() {
-    if (client != null && namespace != null) {
-      client.namespaces().withName(namespace).delete();
-      client.close();
-    }
   }
 
   @Test

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -88,6 +89,18 @@ final class ClusterSnapshot {
   /** The nodes that pass {@code filter}. */
   List<ClusterNode> nodes(Predicate<Node> filter) {
     return nodes.values().stream().filter(node -> filter.test(objects.get(node.name()))).toList();
+  }
+
+  /** {@code node <name>: <why>} for each node that {@code refusal} refuses, in name order. */
+  List<String> refusals(Function<Node, Optional<String>> refusal) {
+    List<String> refusals = new ArrayList<>();
+    objects.forEach((name, node) -> refusal.apply(node).ifPresent(why -> refusals.add("node " + name + ": " + why)));
+    return refusals;
+  }
+
+  /** Whether any node accepts pods at all (Ready, not cordoned). */
+  boolean hasNodes() {
+    return !nodes.isEmpty();
   }
 
   /**

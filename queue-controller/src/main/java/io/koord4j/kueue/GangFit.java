@@ -17,6 +17,9 @@ import java.util.stream.Collectors;
  * room for every pod at once, on any eligible nodes or within one topology domain.
  */
 final class GangFit {
+  /** Nodes whose refusal is named in a message before the rest are only counted. */
+  private static final int REFUSALS_SHOWN = 3;
+
   /**
    * The verdict with what backs it.
    *
@@ -51,10 +54,27 @@ final class GangFit {
       return fits(workload, gang, feasibility, null, Map.of());
     }
     if (!feasibility.fitsWhenEmpty()) {
-      List<ClusterNode> empty = nodes.stream().map(ClusterNode::emptied).toList();
-      return new Decided(GangVerdict.neverFits(GangPlacement.check(empty, gang.podSets()).reason()), gang, List.of());
+      return new Decided(GangVerdict.neverFits(neverFits(free, gang).orElseThrow()), gang, List.of());
     }
     return new Decided(GangVerdict.waiting(feasibility.reason()), gang, List.of());
+  }
+
+  /**
+   * Why the gang's pods cannot all be placed on the eligible nodes even when they are empty, with
+   * the scheduler's reasons for the nodes none of its pods may go onto; empty when they can.
+   */
+  static Optional<String> neverFits(ClusterSnapshot cluster, WorkloadGang gang) {
+    List<ClusterNode> empty = cluster.nodes(gang::eligible).stream().map(ClusterNode::emptied).toList();
+    GangFeasibility feasibility = GangPlacement.check(empty, gang.podSets());
+    if (feasibility.fitsNow()) {
+      return Optional.empty();
+    }
+    List<String> refusals = cluster.refusals(gang::refusal);
+    String refused = refusals.stream().limit(REFUSALS_SHOWN).collect(Collectors.joining("; "));
+    if (refusals.size() > REFUSALS_SHOWN) {
+      refused += "; and " + (refusals.size() - REFUSALS_SHOWN) + " more nodes";
+    }
+    return Optional.of(refusals.isEmpty() ? feasibility.reason() : feasibility.reason() + "; " + refused);
   }
 
   /** The first domain, in label-value order, where the whole gang fits now. */

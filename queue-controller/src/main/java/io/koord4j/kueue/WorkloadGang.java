@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * All pods of a workload as one gang.
@@ -70,9 +71,20 @@ record WorkloadGang(
   }
 
   boolean eligible(Node node) {
-    return podSpecs.isEmpty()
-        ? NodeEligibility.accepts(new PodSpec(), node)
-        : podSpecs.stream().anyMatch(spec -> NodeEligibility.accepts(spec, node));
+    return refusal(node).isEmpty();
+  }
+
+  /** Why no pod set's pods may go onto the node, by the first pod set's refusal; empty when one's may. */
+  Optional<String> refusal(Node node) {
+    Optional<String> first = Optional.empty();
+    for (PodSpec spec : podSpecs.isEmpty() ? List.of(new PodSpec()) : podSpecs) {
+      Optional<String> refusal = NodeEligibility.refusal(spec, node);
+      if (refusal.isEmpty()) {
+        return refusal;
+      }
+      first = first.isEmpty() ? refusal : first;
+    }
+    return first;
   }
 
   /** The pods still to place once {@code placed} of them are bound, taken from the first pod sets. */

@@ -34,6 +34,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -62,6 +63,8 @@ public final class Manager implements LeaderControllers {
   /** Publish the loop's figures on ElasticQuotas and Queues, read through the shared informers. */
   private final List<InformerReconciler<?>> publishers = new ArrayList<>();
   private final Operator operator;
+  /** Opt-in: batch resources on the nodes, read through the shared informers. */
+  private final Optional<BatchResourceReconciler> batchResources;
   /** Answers the gang-feasibility checks that Queues name, for their units. */
   private KueueAdmissionCheckController<QueueUnit> unitChecks;
   private SystemQuotaKeeper systemQuotas;
@@ -92,8 +95,7 @@ public final class Manager implements LeaderControllers {
             HasMetadata.getFullResourceName(jobs.jobType()));
       }
     }
-    BatchResourceReconciler.forCluster(client, System.getenv(), clock)
-        .ifPresent(batch -> register(batch, BatchResourceReconciler.NAME));
+    this.batchResources = BatchResourceReconciler.forCluster(client, informers, System.getenv(), clock);
     NodeSloReconciler.forCluster(client, System.getenv())
         .ifPresent(slo -> register(slo, NodeSloReconciler.NAME));
     this.snapshots = snapshots;
@@ -118,6 +120,7 @@ public final class Manager implements LeaderControllers {
             Queue.class,
             new QueueReconciler(client, snapshots)::reconcile,
             QueueReconciler::positions));
+    batchResources.ifPresent(BatchResourceReconciler::start);
     operator.start();
     List<String> watched = watchedKinds();
     LOG.info("watches opened: {} for {} kinds {}", watched.size(), Set.copyOf(watched).size(), watched);
@@ -151,6 +154,7 @@ public final class Manager implements LeaderControllers {
   @Override
   public void close() {
     operator.stop();
+    batchResources.ifPresent(BatchResourceReconciler::close);
     publishers.forEach(InformerReconciler::close);
     if (unitChecks != null) {
       unitChecks.close();
@@ -179,8 +183,7 @@ public final class Manager implements LeaderControllers {
   }
 
   /** Not generation-aware: a job's progress lives outside its spec. */
-  private <P extends HasMetadata> void register(
-      Reconciler<P> reconciler, String name) {
+  private <P extends HasMetadata> void register(Reconciler<P> reconciler, String name) {
     operator.register(
         reconciler,
         config -> config.withName(name).withRetry(RETRY).withGenerationAware(false));

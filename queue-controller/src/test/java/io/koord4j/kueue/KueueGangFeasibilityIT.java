@@ -3,6 +3,7 @@ package io.koord4j.kueue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -32,18 +33,16 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Real Kueue with koord4j's gang-feasibility AdmissionCheck: two KWOK nodes of 8 GPUs, quota for
  * 16, and jobs that Kueue would start on quota alone. A second check, with GangFeasibilityParameters
- * keeping each gang in one rack, serves four more nodes in two racks and an ElasticQuota.
+ * keeping each gang in one rack, serves four more nodes in two racks and an ElasticQuota. Each test
+ * leaves the namespace without jobs, pods or workloads, so that any one runs alone or in any order.
  */
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class KueueGangFeasibilityIT {
   private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
   private static final String NAMESPACE = "kueue-gang-" + RUN;
@@ -119,6 +118,17 @@ class KueueGangFeasibilityIT {
     controller = KueueAdmissionCheckController.start(client, SETTINGS);
   }
 
+  /** Removes the test's jobs, pods and workloads, and waits until Kueue released their quota. */
+  @AfterEach
+  void removeJobs() {
+    client.batch().v1().jobs().inNamespace(NAMESPACE).withPropagationPolicy(DeletionPropagation.FOREGROUND).delete();
+    client.pods().inNamespace(NAMESPACE).withGracePeriod(0).delete();
+    await("the test's jobs, pods and workloads are gone").atMost(TIMEOUT)
+        .until(() -> client.batch().v1().jobs().inNamespace(NAMESPACE).list().getItems().isEmpty()
+            && client.pods().inNamespace(NAMESPACE).list().getItems().isEmpty()
+            && client.genericKubernetesResources(Workload.CONTEXT).inNamespace(NAMESPACE).list().getItems().isEmpty());
+  }
+
   @AfterAll
   static void tearDown() {
     if (controller != null) {
@@ -149,9 +159,7 @@ class KueueGangFeasibilityIT {
     LocalCluster.script("kueue", "down");
   }
 
-  /** Last: the gang then holds all 16 GPUs of quota until the end. */
   @Test
-  @Order(3)
   void gangWaitsForFreeGpusSurvivesARestartThenStarts() {
     Pod holder = client.resource(gpuPod("holder", nodes().get(1), 4)).create();
     client.resource(gpuJob("gang", 2, 8)).create();
@@ -190,7 +198,6 @@ class KueueGangFeasibilityIT {
 
   /** 16 GPUs in one pod: within quota, but no node has that many. */
   @Test
-  @Order(1)
   void gangBiggerThanTheClusterIsRejectedAndDeactivated() {
     client.resource(gpuJob("huge", 1, 16)).create();
 
@@ -213,7 +220,6 @@ class KueueGangFeasibilityIT {
   }
 
   @Test
-  @Order(2)
   void queueWithoutTheCheckAdmitsOnQuotaAlone() {
     client.resource(new JobBuilder()
         .withNewMetadata().withName("plain").withNamespace(NAMESPACE)
@@ -231,7 +237,6 @@ class KueueGangFeasibilityIT {
   }
 
   @Test
-  @Order(4)
   void missingOrInvalidParametersKeepTheCheckInactiveNamingTheField() {
     apply(admissionCheck(BROKEN_CHECK, BROKEN_PARAMETERS));
     await().atMost(TIMEOUT).until(() -> activeCondition(BROKEN_CHECK),
@@ -260,7 +265,6 @@ class KueueGangFeasibilityIT {
 
   /** Rack r1 has a GPU taken, so only r2 can hold two 8-GPU pods. */
   @Test
-  @Order(5)
   void gangThatMustStayInOneRackGetsTheRackWhereItFits() {
     client.resource(gpuPod("rack-holder", rackNode(0), 1)).create();
     client.resource(gpuJob("racked", "racks", RUN + "-racks", 2, 8, null)).create();
@@ -280,7 +284,6 @@ class KueueGangFeasibilityIT {
 
   /** Rack r1 has 15 free GPUs but the job's ElasticQuota (8 GPUs) has 4 in use. */
   @Test
-  @Order(6)
   void gangOfAnElasticQuotaWaitsForQuotaRoomThenStarts() {
     ElasticQuota quota = new ElasticQuota();
     quota.getMetadata().setName(QUOTA);

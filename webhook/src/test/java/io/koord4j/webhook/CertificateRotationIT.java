@@ -27,9 +27,8 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,26 +36,12 @@ import org.slf4j.LoggerFactory;
 class CertificateRotationIT {
   private static final Logger LOG = LoggerFactory.getLogger(CertificateRotationIT.class);
 
-  private WebhookTestBed bed;
-  private KubernetesClient client;
-  private String ownNamespace;
-  private String jobNamespace;
+  @RegisterExtension
+  final WebhookTestBed bed = new WebhookTestBed("rotation-it");
+  private final KubernetesClient client = bed.client;
+  private final String ownNamespace = bed.ownNamespace;
+  private final String jobNamespace = bed.objectNamespace;
   private WebhookServer server;
-
-  @BeforeEach
-  void setUp() {
-    bed = new WebhookTestBed("rotation-it");
-    client = bed.client;
-    ownNamespace = bed.ownNamespace;
-    jobNamespace = bed.objectNamespace;
-  }
-
-  @AfterEach
-  void tearDown() {
-    if (bed != null) {
-      bed.close();
-    }
-  }
 
   @Test
   void fiftyJobsPerSecondForTenSecondsWhileCertificatesRotate() throws Exception {

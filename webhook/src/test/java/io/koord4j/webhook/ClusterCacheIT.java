@@ -11,29 +11,15 @@ import io.koord4j.api.queue.QueueSpec;
 import io.koord4j.webhook.admission.JobMutator;
 import io.koord4j.webhook.cache.ClusterCache;
 import java.util.OptionalInt;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The webhook's caches against the real API server: filled before use, and what a miss does. */
 class ClusterCacheIT {
-  private WebhookTestBed bed;
-  private KubernetesClient client;
-  private String namespace;
-
-  @BeforeEach
-  void setUp() {
-    bed = new WebhookTestBed("cache-it");
-    client = bed.client;
-    namespace = bed.objectNamespace;
-  }
-
-  @AfterEach
-  void tearDown() {
-    if (bed != null) {
-      bed.close();
-    }
-  }
+  @RegisterExtension
+  final WebhookTestBed bed = new WebhookTestBed("cache-it");
+  private final KubernetesClient client = bed.client;
+  private final String namespace = bed.objectNamespace;
 
   @Test
   void aStartedCacheHoldsWhatExistedBeforeIt() {

@@ -16,38 +16,28 @@ import io.koord4j.webhook.admission.FixedQueues;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Pods of a gang job, created by the real Job controller, join the gang through the webhook. */
 class PodGangWebhookIT {
   private static final String GANG = "train";
 
-  private WebhookTestBed bed;
-  private KubernetesClient client;
-  private String ownNamespace;
-  private String jobNamespace;
+  @RegisterExtension
+  final WebhookTestBed bed = new WebhookTestBed("gang-it");
+  private final KubernetesClient client = bed.client;
+  private final String ownNamespace = bed.ownNamespace;
+  private final String jobNamespace = bed.objectNamespace;
   private WebhookServer server;
 
   @BeforeEach
   void setUp() {
-    bed = new WebhookTestBed("gang-it");
-    client = bed.client;
-    ownNamespace = bed.ownNamespace;
-    jobNamespace = bed.objectNamespace;
     String suffix = bed.suffix;
     server = new WebhookServer(client, WebhookServerIT.settings(ownNamespace, "gang-" + suffix),
         JobAdapters.builtIn(), FixedQueues.NONE,
         PodWebhooks.mutating(bed.startCache().gangs()), List.of());
     bed.start(server);
-  }
-
-  @AfterEach
-  void tearDown() {
-    if (bed != null) {
-      bed.close();
-    }
   }
 
   @Test

@@ -20,9 +20,9 @@ import io.koord4j.webhook.admission.quota.QuotaLookup;
 import io.koord4j.webhook.admission.quota.Quotas;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * ElasticQuota and Queue rules through the real API server: each violating object is refused
@@ -31,20 +31,16 @@ import org.junit.jupiter.api.Test;
 class ResourceWebhooksIT {
   private static final String PARENT = "metadata.labels[quota.scheduling.koordinator.sh/parent]";
 
-  private WebhookTestBed bed;
-  private KubernetesClient client;
-  private String suffix;
-  private String ownNamespace;
-  private String quotaNamespace;
+  @RegisterExtension
+  final WebhookTestBed bed = new WebhookTestBed("quota-it");
+  private final KubernetesClient client = bed.client;
+  private final String suffix = bed.suffix;
+  private final String ownNamespace = bed.ownNamespace;
+  private final String quotaNamespace = bed.objectNamespace;
   private WebhookServer server;
 
   @BeforeEach
   void setUp() {
-    bed = new WebhookTestBed("quota-it");
-    client = bed.client;
-    suffix = bed.suffix;
-    ownNamespace = bed.ownNamespace;
-    quotaNamespace = bed.objectNamespace;
     QuotaLookup quotas = bed.startCache().quotas();
     server =
         new WebhookServer(
@@ -58,13 +54,6 @@ class ResourceWebhooksIT {
     // The configurations take a moment to reach the API server.
     await().atMost(Duration.ofSeconds(20)).until(
         () -> refusal(Quotas.leaf(name("probe"), name("nowhere"), "1", "2")) != null);
-  }
-
-  @AfterEach
-  void tearDown() {
-    if (bed != null) {
-      bed.close();
-    }
   }
 
   @Test

@@ -17,32 +17,17 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The webhook against the real API server, registered with a URL on 127.0.0.1. */
 class WebhookServerIT {
-  private WebhookTestBed bed;
-  private KubernetesClient client;
-  private String ownNamespace;
-  private String jobNamespace;
+  @RegisterExtension
+  final WebhookTestBed bed = new WebhookTestBed("webhook-it");
+  private final KubernetesClient client = bed.client;
+  private final String ownNamespace = bed.ownNamespace;
+  private final String jobNamespace = bed.objectNamespace;
   private WebhookServer server;
-
-  @BeforeEach
-  void setUp() {
-    bed = new WebhookTestBed("webhook-it");
-    client = bed.client;
-    ownNamespace = bed.ownNamespace;
-    jobNamespace = bed.objectNamespace;
-  }
-
-  @AfterEach
-  void tearDown() {
-    if (bed != null) {
-      bed.close();
-    }
-  }
 
   static WebhookSettings settings(String ownNamespace, String suffix) {
     return WebhookSettings.defaults(ownNamespace)

@@ -6,15 +6,18 @@ import io.koord4j.testing.LocalCluster;
 import io.koord4j.webhook.cache.ClusterCache;
 import java.time.Duration;
 import java.util.UUID;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * What each webhook integration test stands on: a client of the local cluster with koord4j's
  * CRDs, the webhook's own namespace (for its Secret), a namespace for the objects the test
  * creates, and the server under test. Closing it stops the server, removes its cluster-wide
  * configurations (so that they never hold up other tests) and deletes both namespaces. The CRDs
- * stay: other tests on the cluster use them.
+ * stay: other tests on the cluster use them. Registered on an instance field with {@code
+ * RegisterExtension}, it is made for each test and closed after it.
  */
-final class WebhookTestBed implements AutoCloseable {
+final class WebhookTestBed implements AutoCloseable, AfterEachCallback {
   private static final String[] CRDS = {
     "elasticquotas.scheduling.sigs.k8s.io",
     "podgroups.scheduling.sigs.k8s.io",
@@ -47,6 +50,11 @@ final class WebhookTestBed implements AutoCloseable {
     cache = new ClusterCache(client);
     cache.start(Duration.ofSeconds(60));
     return cache;
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) {
+    close();
   }
 
   @Override

@@ -33,7 +33,8 @@ import java.util.random.RandomGenerator;
  *       {@link #upsertUnit}; on restart also {@link #markAdmitted} (and {@link #markPodsRunning})
  *       for units the cluster shows as admitted, {@link #markPreempted} for evicted units that
  *       still hold their quota, and {@link #restoreRequeues} for what the cluster recorded of
- *       each unit's requeues.
+ *       each unit's requeues. Set a {@link #setPlacementCheck} so that a gang no node could ever
+ *       hold waits rather than taking quota.
  *   <li>Run {@link #pass} when something changed or at {@link AdmissionPass#nextBackoffExpiry}.
  *   <li>Admitted units are counted at once. The controller dequeues and resumes their jobs; if
  *       it cannot, it calls {@link #requeue} (back off and retry) or {@link #removeUnit}.
@@ -54,6 +55,7 @@ public final class AdmissionCore {
   private final Map<String, Set<QueuedUnit>> admittedByQuota = new HashMap<>();
   private final QuotaAccounting accounting = new QuotaAccounting();
   private final PreemptionsInFlight preemptions = new PreemptionsInFlight();
+  private PlacementCheck placement = PlacementCheck.ANYWHERE;
   private long passes;
 
   /** @param random source of backoff jitter; seed it in tests */
@@ -114,6 +116,11 @@ public final class AdmissionCore {
   public ResourceVector request(String quota) {
     refreshQuotas();
     return accounting.ledger().limitedRequest(quota);
+  }
+
+  /** Who judges whether a unit's gang could ever be placed on the nodes; by default every gang can. */
+  public void setPlacementCheck(PlacementCheck check) {
+    placement = Objects.requireNonNull(check, "check");
   }
 
   // ---- pods that no unit owns
@@ -311,6 +318,10 @@ public final class AdmissionCore {
 
   PreemptionsInFlight preemptions() {
     return preemptions;
+  }
+
+  PlacementCheck placement() {
+    return placement;
   }
 
   QueuedUnit unit(String id) {

@@ -97,6 +97,11 @@ final class PassRun {
     if (!core.accounting().isUsable(unit.quota())) {
       return new WaitReason.UnusableQuota(unit.quota());
     }
+    // Never a blocker: waiting behind a gang no node could ever hold would stall its quota for good.
+    Optional<String> misfit = core.placement().neverFits(unit.id());
+    if (misfit.isPresent()) {
+      return new WaitReason.Unplaceable(misfit.get());
+    }
     Optional<QueuedUnit> running = cursor.queue.podsToWaitFor();
     if (running.isPresent()) {
       return new WaitReason.AwaitingPodsRunning(running.get().id());

@@ -21,6 +21,17 @@ public sealed interface WaitReason {
     }
   }
 
+  /**
+   * No node of the cluster could hold all the gang's pods even with nothing else running: the
+   * scheduler's filters (cordon, taints, nodeSelector, node affinity, resources) refuse them.
+   */
+  record Unplaceable(String reason) implements WaitReason {
+    @Override
+    public String message() {
+      return "the gang does not fit even on empty nodes: " + reason;
+    }
+  }
+
   /** A Block queue holds it behind an earlier unit of the same quota that does not fit. */
   record BlockedBehind(String unitId) implements WaitReason {
     @Override

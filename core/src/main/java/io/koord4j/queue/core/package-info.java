@@ -17,7 +17,8 @@
  *       io.koord4j.queue.core.QueuePolicy#BLOCK} the first unit of a quota that does not fit
  *       holds back that quota's later units in the queue.
  *   <li>A unit is admitted all at once: its whole request must fit, at its leaf quota and every
- *       ancestor, within both runtime quota and max.
+ *       ancestor, within both runtime quota and max, and only if its {@link
+ *       io.koord4j.queue.core.PlacementCheck} says the cluster's nodes could hold all its pods.
  *   <li>Waiting (pending or backing-off) units count as their quota's demand, which moves runtime
  *       quota between siblings. When a unit's share is held by borrowers, they are preempted
  *       (reclaim); a queue with preemption enabled also lets a unit preempt strictly

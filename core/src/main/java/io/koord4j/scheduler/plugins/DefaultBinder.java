@@ -1,12 +1,15 @@
 package io.koord4j.scheduler.plugins;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.koord4j.scheduler.framework.BasePlugin;
 import io.koord4j.scheduler.framework.BindPlugin;
+import io.koord4j.scheduler.framework.ClusterEvent;
 import io.koord4j.scheduler.framework.CycleState;
 import io.koord4j.scheduler.framework.Status;
+import java.util.EnumSet;
 
 /** Binds through the API server's Binding subresource. */
-public final class DefaultBinder implements BindPlugin {
+public final class DefaultBinder extends BasePlugin implements BindPlugin {
 
   public static final String NAME = "DefaultBinder";
 
@@ -20,12 +23,8 @@ public final class DefaultBinder implements BindPlugin {
   private final PodBinder binder;
 
   public DefaultBinder(PodBinder binder) {
+    super(NAME, EnumSet.allOf(ClusterEvent.class));
     this.binder = binder;
-  }
-
-  @Override
-  public String name() {
-    return NAME;
   }
 
   @Override

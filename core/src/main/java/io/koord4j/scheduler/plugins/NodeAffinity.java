@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PreferredSchedulingTerm;
+import io.koord4j.scheduler.framework.BasePlugin;
 import io.koord4j.scheduler.framework.ClusterEvent;
 import io.koord4j.scheduler.framework.CycleState;
 import io.koord4j.scheduler.framework.FilterPlugin;
@@ -16,26 +17,19 @@ import io.koord4j.scheduler.framework.Status;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The pod's {@code nodeSelector} and its required node affinity: every selector label must match,
  * and at least one affinity term must match in full. Scores a node by the summed weights of the
  * preferred terms it matches.
  */
-public final class NodeAffinity implements FilterPlugin, ScorePlugin {
+public final class NodeAffinity extends BasePlugin implements FilterPlugin, ScorePlugin {
 
   public static final String NAME = "NodeAffinity";
   static final String REASON = "node(s) didn't match Pod's node affinity/selector";
 
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public Set<ClusterEvent> requeueOn() {
-    return EnumSet.of(ClusterEvent.NODE_ADDED, ClusterEvent.NODE_UPDATED);
+  public NodeAffinity() {
+    super(NAME, EnumSet.of(ClusterEvent.NODE_ADDED, ClusterEvent.NODE_UPDATED));
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.koord4j.scheduler.plugins;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.quota.ResourceVector;
+import io.koord4j.scheduler.framework.BasePlugin;
 import io.koord4j.scheduler.framework.ClusterEvent;
 import io.koord4j.scheduler.framework.CycleState;
 import io.koord4j.scheduler.framework.FilterPlugin;
@@ -14,7 +15,6 @@ import io.koord4j.scheduler.plugins.deviceshare.DeviceShare;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Whether the node has room for the pod's request (CPU, memory, extended resources) and one more
@@ -23,22 +23,15 @@ import java.util.Set;
  * load. Nodes whose GPUs DeviceShare scores by fragmentation ({@link
  * DeviceShare#scoresByFragmentation}) score alike: spreading pods over them would strand GPUs.
  */
-public final class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, ScorePlugin {
+public final class NodeResourcesFit extends BasePlugin implements PreFilterPlugin, FilterPlugin, ScorePlugin {
 
   public static final String NAME = "NodeResourcesFit";
   private static final CycleState.Key<ResourceVector> REQUEST = new CycleState.Key<>(NAME);
   private static final List<String> SCORED =
       List.of(ResourceQuantities.CPU, ResourceQuantities.MEMORY);
 
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public Set<ClusterEvent> requeueOn() {
-    return EnumSet.of(
-        ClusterEvent.NODE_ADDED, ClusterEvent.NODE_UPDATED, ClusterEvent.ASSIGNED_POD_DELETED);
+  public NodeResourcesFit() {
+    super(NAME, EnumSet.of(ClusterEvent.NODE_ADDED, ClusterEvent.NODE_UPDATED, ClusterEvent.ASSIGNED_POD_DELETED));
   }
 
   @Override

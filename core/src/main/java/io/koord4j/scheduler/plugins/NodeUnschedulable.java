@@ -2,29 +2,23 @@ package io.koord4j.scheduler.plugins;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Taint;
+import io.koord4j.scheduler.framework.BasePlugin;
 import io.koord4j.scheduler.framework.ClusterEvent;
 import io.koord4j.scheduler.framework.CycleState;
 import io.koord4j.scheduler.framework.FilterPlugin;
 import io.koord4j.scheduler.framework.NodeInfo;
 import io.koord4j.scheduler.framework.Status;
 import java.util.EnumSet;
-import java.util.Set;
 
 /** Keeps the pod off cordoned nodes unless it tolerates the unschedulable taint. */
-public final class NodeUnschedulable implements FilterPlugin {
+public final class NodeUnschedulable extends BasePlugin implements FilterPlugin {
 
   public static final String NAME = "NodeUnschedulable";
   private static final Taint CORDONED =
       new Taint("NoSchedule", "node.kubernetes.io/unschedulable", null, null);
 
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public Set<ClusterEvent> requeueOn() {
-    return EnumSet.of(ClusterEvent.NODE_ADDED, ClusterEvent.NODE_UPDATED);
+  public NodeUnschedulable() {
+    super(NAME, EnumSet.of(ClusterEvent.NODE_ADDED, ClusterEvent.NODE_UPDATED));
   }
 
   @Override

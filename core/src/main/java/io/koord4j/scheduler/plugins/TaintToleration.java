@@ -3,6 +3,7 @@ package io.koord4j.scheduler.plugins;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.Toleration;
+import io.koord4j.scheduler.framework.BasePlugin;
 import io.koord4j.scheduler.framework.ClusterEvent;
 import io.koord4j.scheduler.framework.CycleState;
 import io.koord4j.scheduler.framework.FilterPlugin;
@@ -19,20 +20,14 @@ import java.util.Set;
  * Keeps the pod off nodes with a NoSchedule or NoExecute taint it does not tolerate, and prefers
  * nodes with fewer untolerated PreferNoSchedule taints.
  */
-public final class TaintToleration implements FilterPlugin, ScorePlugin {
+public final class TaintToleration extends BasePlugin implements FilterPlugin, ScorePlugin {
 
   public static final String NAME = "TaintToleration";
   private static final Set<String> BLOCKING = Set.of("NoSchedule", "NoExecute");
   private static final String PREFER_NO_SCHEDULE = "PreferNoSchedule";
 
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public Set<ClusterEvent> requeueOn() {
-    return EnumSet.of(ClusterEvent.NODE_ADDED, ClusterEvent.NODE_UPDATED);
+  public TaintToleration() {
+    super(NAME, EnumSet.of(ClusterEvent.NODE_ADDED, ClusterEvent.NODE_UPDATED));
   }
 
   @Override

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.manager.it.TestCluster;
+import io.koord4j.manager.support.InformerHandlers;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
@@ -214,21 +215,6 @@ final class InvariantChecker implements AutoCloseable {
   }
 
   private static <T> ResourceEventHandler<T> onAnyChange(Consumer<T> action) {
-    return new ResourceEventHandler<>() {
-      @Override
-      public void onAdd(T obj) {
-        action.accept(obj);
-      }
-
-      @Override
-      public void onUpdate(T before, T after) {
-        action.accept(after);
-      }
-
-      @Override
-      public void onDelete(T obj, boolean finalStateUnknown) {
-        action.accept(obj);
-      }
-    };
+    return InformerHandlers.handler(action, action);
   }
 }

@@ -14,13 +14,13 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.javaoperatorsdk.operator.Operator;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.slo.NodeMetric;
 import io.koord4j.api.slo.NodeMetricStatus;
 import io.koord4j.api.slo.NodeSLO;
 import io.koord4j.api.slo.PodMetricInfo;
 import io.koord4j.manager.noderesource.BatchResourceReconciler;
+import io.koord4j.manager.support.SharedInformers;
 import io.koord4j.scheduler.KoordScheduler;
 import io.koord4j.testing.LocalCluster;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -188,13 +188,11 @@ class KoordletOnRealNodeIT {
              "nodeConfigs": [{"name": "real-node", "nodeSelector": {"matchLabels": {"%s": "true"}},
                               "enable": true, "cpuReclaimThresholdPercent": 100, "memoryReclaimThresholdPercent": 65}]}
             """.formatted(RealNode.LABEL)).build()).create();
-    Operator operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false));
-    operator.register(
-        BatchResourceReconciler.forCluster(client,
-                Map.of(BatchResourceReconciler.SWITCH, "true", "KOORD4J_SLO_CONFIG_NAMESPACE", NAMESPACE), Clock.systemUTC())
-            .orElseThrow(),
-        c -> c.withName(BatchResourceReconciler.NAME + "-" + NAMESPACE));
-    operator.start();
+    SharedInformers informers = new SharedInformers(client);
+    BatchResourceReconciler batch = BatchResourceReconciler.forCluster(client, informers,
+            Map.of(BatchResourceReconciler.SWITCH, "true", "KOORD4J_SLO_CONFIG_NAMESPACE", NAMESPACE), Clock.systemUTC())
+        .orElseThrow();
+    batch.start();
     String schedulerName = "koord-scheduler-" + NAMESPACE;
     try (KoordScheduler scheduler = new KoordScheduler(client, new SimpleMeterRegistry(),
         KoordScheduler.Options.defaults().withSchedulerName(schedulerName)
@@ -216,7 +214,8 @@ class KoordletOnRealNodeIT {
         }
       });
     } finally {
-      operator.stop();
+      batch.close();
+      informers.close();
     }
   }
 

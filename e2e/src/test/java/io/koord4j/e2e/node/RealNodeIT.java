@@ -5,39 +5,29 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.testing.LocalCluster;
+import io.koord4j.testing.LocalNamespace;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Pods from koord4j's own image run on the real node: processes, cgroups, logs and exec. */
 class RealNodeIT {
-  private static String namespace;
-  private static KubernetesClient client;
+  @RegisterExtension
+  static final LocalNamespace NAMESPACE = new LocalNamespace("real-node-it");
 
   @BeforeAll
   static void start() {
-    client = LocalCluster.client();
     RealNode.upWithImages();
-    namespace = LocalCluster.createNamespace(client, "real-node-it");
-  }
-
-  @AfterAll
-  static void close() {
-    if (client != null && namespace != null) {
-      client.namespaces().withName(namespace).delete();
-      client.close();
-    }
   }
 
   @Test
   void realNodeIsReadyBesideTheKwokNodesAndTainted() {
-    Node node = client.nodes().withName(RealNode.NAME).get();
+    Node node = NAMESPACE.client().nodes().withName(RealNode.NAME).get();
     assertThat(node.getStatus().getConditions())
         .anySatisfy(c -> assertThat(c.getType() + "=" + c.getStatus()).isEqualTo("Ready=True"));
     assertThat(node.getMetadata().getLabels()).containsEntry(RealNode.LABEL, "true");
@@ -55,9 +45,9 @@ class RealNodeIT {
     Pod pod = runOnRealNode("guaranteed", Map.of("cpu", "250m", "memory", "128Mi"));
     assertThat(pod.getStatus().getQosClass()).isEqualTo("Guaranteed");
 
-    assertThat(client.pods().inNamespace(namespace).withName("guaranteed").getLog())
+    assertThat(NAMESPACE.pods().withName("guaranteed").getLog())
         .contains("koord4j on the real node");
-    assertThat(LocalCluster.script("kubectl", "exec", "-n", namespace, "guaranteed", "--",
+    assertThat(LocalCluster.script("kubectl", "exec", "-n", NAMESPACE.name(), "guaranteed", "--",
         "java", "-version")).contains("openjdk version \"17");
 
     String container = RealNode.podCgroup(pod) + "/" + RealNode.containerId(pod);
@@ -74,9 +64,9 @@ class RealNodeIT {
     }
 
     Path podCgroup = RealNode.cgroup("cpu", RealNode.podCgroup(pod));
-    client.pods().inNamespace(namespace).withName("guaranteed").delete();
+    NAMESPACE.pods().withName("guaranteed").delete();
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-      assertThat(client.pods().inNamespace(namespace).withName("guaranteed").get()).isNull();
+      assertThat(NAMESPACE.pods().withName("guaranteed").get()).isNull();
       assertThat(Files.exists(podCgroup)).as("pod cgroup %s removed", podCgroup).isFalse();
     });
   }
@@ -84,8 +74,8 @@ class RealNodeIT {
   @Test
   void bestEffortAndBurstablePodsLandInTheirQosCgroups() {
     Pod bestEffort = runOnRealNode("besteffort", Map.of());
-    Pod burstable = client.pods().inNamespace(namespace).resource(
-        withRequestOnly(RealNode.sleeperPod(namespace, "burstable", Map.of()))).create();
+    Pod burstable = NAMESPACE.pods().resource(
+        withRequestOnly(RealNode.sleeperPod(NAMESPACE.name(), "burstable", Map.of()))).create();
     burstable = awaitRunning(burstable.getMetadata().getName());
 
     assertThat(bestEffort.getStatus().getQosClass()).isEqualTo("BestEffort");
@@ -102,17 +92,17 @@ class RealNodeIT {
   }
 
   private Pod runOnRealNode(String name, Map<String, String> resources) {
-    client.pods().inNamespace(namespace).resource(RealNode.sleeperPod(namespace, name, resources)).create();
+    NAMESPACE.pods().resource(RealNode.sleeperPod(NAMESPACE.name(), name, resources)).create();
     return awaitRunning(name);
   }
 
   private Pod awaitRunning(String name) {
     await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
-      Pod pod = client.pods().inNamespace(namespace).withName(name).get();
+      Pod pod = NAMESPACE.pods().withName(name).get();
       assertThat(pod.getSpec().getNodeName()).isEqualTo(RealNode.NAME);
       assertThat(pod.getStatus().getPhase()).as("phase of %s: %s", name, pod.getStatus())
           .isEqualTo("Running");
     });
-    return client.pods().inNamespace(namespace).withName(name).get();
+    return NAMESPACE.pods().withName(name).get();
   }
 }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.testing.LocalCluster;
+import io.koord4j.testing.LocalNamespace;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,38 +15,28 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code cluster.sh node down} leaves nothing behind, even with pods running; up brings it back. */
 class RealNodeTeardownIT {
-  private static String namespace;
-  private static KubernetesClient client;
+  @RegisterExtension
+  static final LocalNamespace NAMESPACE = new LocalNamespace("real-node-down-it");
 
   @BeforeAll
   static void start() {
-    client = LocalCluster.client();
     RealNode.upWithImages();
-    namespace = LocalCluster.createNamespace(client, "real-node-down-it");
-  }
-
-  @AfterAll
-  static void close() {
-    if (client != null && namespace != null) {
-      client.namespaces().withName(namespace).delete();
-      client.close();
-    }
   }
 
   @Test
   void nodeDownRemovesEveryProcessMountAndBridgeThenUpMakesItReadyAgain() throws IOException {
-    client.pods().inNamespace(namespace)
-        .resource(RealNode.sleeperPod(namespace, "left-running", Map.of("cpu", "100m", "memory", "64Mi")))
+    NAMESPACE.pods()
+        .resource(RealNode.sleeperPod(NAMESPACE.name(), "left-running", Map.of("cpu", "100m", "memory", "64Mi")))
         .create();
     await().atMost(Duration.ofSeconds(90)).until(() -> "Running".equals(
-        client.pods().inNamespace(namespace).withName("left-running").get().getStatus().getPhase()));
-    Pod pod = client.pods().inNamespace(namespace).withName("left-running").get();
+        NAMESPACE.pods().withName("left-running").get().getStatus().getPhase()));
+    Pod pod = NAMESPACE.pods().withName("left-running").get();
     List<String> podProcesses = Files.readAllLines(
         RealNode.cgroup("cpu", RealNode.podCgroup(pod) + "/" + RealNode.containerId(pod)).resolve("cgroup.procs"));
     assertThat(podProcesses).as("the container's processes").isNotEmpty();
@@ -62,7 +52,7 @@ class RealNodeTeardownIT {
         .as("mounts under %s", stateDir).noneMatch(line -> line.split(" ")[1].startsWith(stateDir));
     assertThat(Path.of("/sys/class/net/koord4j0")).as("the pods' bridge").doesNotExist();
     assertThat(RealNode.cgroup("cpu", "")).as("the kubelet's pod cgroups").doesNotExist();
-    assertThat(client.nodes().withName(RealNode.NAME).get()).as("the Node object").isNull();
+    assertThat(NAMESPACE.client().nodes().withName(RealNode.NAME).get()).as("the Node object").isNull();
 
     RealNode.upWithImages();
     assertThat(LocalCluster.script("kubectl", "get", "nodes")).containsPattern(RealNode.NAME + "\\s+Ready");

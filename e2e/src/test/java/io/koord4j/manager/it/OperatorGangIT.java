@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.koord4j.api.WellKnown;
@@ -118,7 +119,8 @@ class OperatorGangIT extends InProcessManagerBase {
     try (TestCluster cluster = new TestCluster(client, "it-gang-" + kind.name().toLowerCase())) {
       String top = cluster.quota("top", null, true, "6", "6");
       String leaf = cluster.quota("leaf", top, false, "6", "6");
-      addNodes(kind, 2);
+      List<String> kindNodes = addNodes(kind, 3);
+      Pod holder = client.resource(holder(cluster, kindNodes.get(2))).create();
 
       client.resource(QueuedJobs.suspended(job(kind, cluster, leaf))).create();
       QueueUnit unit = await().atMost(WAIT).until(() -> cluster.unit("train"), u -> u != null);
@@ -126,13 +128,14 @@ class OperatorGangIT extends InProcessManagerBase {
           .extracting(p -> p.getName() + ":" + p.getCount())
           .containsExactlyElementsOf(kind.podSets);
 
-      // Admitted and started: the operator creates all three pods, but two nodes hold two.
+      // Admitted (three empty nodes hold the gang) and started: the operator creates all three
+      // pods, but with a CPU of the third node held the nodes hold two.
       await().atMost(WAIT).until(() -> pods(kind, cluster).size() == 3);
       await().atMost(WAIT).until(() -> pods(kind, cluster).stream().anyMatch(OperatorGangIT::isUnschedulable));
       await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(10))
           .until(() -> pods(kind, cluster).stream().noneMatch(OperatorGangIT::isBound));
 
-      addNodes(kind, 1);
+      client.resource(holder).withGracePeriod(0).delete();
 
       await().atMost(WAIT).untilAsserted(() -> assertThat(pods(kind, cluster))
           .extracting(OperatorGangIT::describe)
@@ -185,8 +188,19 @@ class OperatorGangIT extends InProcessManagerBase {
         .anyMatch("Unschedulable"::equals);
   }
 
+  /** A pod bound to {@code node} that holds one of its two CPUs. */
+  private static Pod holder(TestCluster cluster, String node) {
+    return new PodBuilder()
+        .withNewMetadata().withName("holder").withNamespace(cluster.namespace).endMetadata()
+        .withNewSpec().withNodeName(node)
+        .addNewContainer().withName("hold").withImage("busybox")
+        .withNewResources().addToRequests("cpu", new Quantity("1")).endResources().endContainer()
+        .endSpec().build();
+  }
+
   /** KWOK nodes of 2 CPUs in the kind's pool, tainted from creation so only its pods land there. */
-  private static void addNodes(Kind kind, int count) {
+  private static List<String> addNodes(Kind kind, int count) {
+    List<String> added = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       String name = "gang-" + RUN + "-" + kind.name().toLowerCase() + "-" + nodes.size();
       Map<String, Quantity> capacity =
@@ -201,6 +215,8 @@ class OperatorGangIT extends InProcessManagerBase {
           .build();
       client.resource(node).create();
       nodes.add(name);
+      added.add(name);
     }
+    return added;
   }
 }

@@ -14,11 +14,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.javaoperatorsdk.operator.Operator;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.slo.NodeMetric;
 import io.koord4j.scheduler.KoordScheduler;
+import io.koord4j.manager.support.SharedInformers;
 import io.koord4j.testing.LocalCluster;
 import io.koord4j.testing.PrivateKwokNode;
 import io.koord4j.testing.TestPods;
@@ -44,7 +44,8 @@ class BatchResourceIT {
   private KubernetesClient client;
   private String id;
   private PrivateKwokNode node;
-  private Operator operator;
+  private SharedInformers informers;
+  private BatchResourceReconciler batch;
 
   @BeforeEach
   void setUp() {
@@ -58,8 +59,9 @@ class BatchResourceIT {
 
   @AfterEach
   void tearDown() {
-    if (operator != null) {
-      operator.stop();
+    if (batch != null) {
+      batch.close();
+      informers.close();
     }
     client.resources(NodeMetric.class).withName(id).delete();
     client.namespaces().withName(id).delete();
@@ -78,9 +80,9 @@ class BatchResourceIT {
             """.formatted(id)).build()).create();
     Pod service = client.resource(pod("service", Map.of("cpu", "4", "memory", "8Gi"), id)).create();
     writeNodeMetric(Instant.now(), service);
-    operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false));
-    operator.register(new BatchResourceReconciler(id, Clock.systemUTC()), c -> c.withName(BatchResourceReconciler.NAME + "-" + id));
-    operator.start();
+    informers = new SharedInformers(client);
+    batch = new BatchResourceReconciler(client, informers, id, Clock.systemUTC());
+    batch.start();
 
     // cpu: 32000 - 40% margin 12800 - system 2000 - service used 6000
     // memory: 64Gi - 35% margin - system 4Gi - service used 12Gi

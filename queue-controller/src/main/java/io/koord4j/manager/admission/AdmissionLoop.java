@@ -6,13 +6,14 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.koord4j.api.device.Device;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitPhase;
 import io.koord4j.api.queue.QueueUnitStatus;
 import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.manager.support.InformerHandlers;
 import io.koord4j.manager.support.QueueUnitStatusRecorder;
 import io.koord4j.manager.support.SharedInformers;
 import io.koord4j.quantity.ResourceQuantities;
@@ -30,8 +31,8 @@ import io.koord4j.quota.kube.PodCharges;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,8 +49,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The single owner of the {@link AdmissionCore}: informer events on QueueUnits, ElasticQuotas,
- * Queues, Nodes and Pods (those no unit owns are charged to their quota) are applied on one thread, bursts of them are coalesced into one pass, and the
- * pass's decisions are written to the units' status.
+ * Queues, Nodes, Devices and Pods (those no unit owns are charged to their quota) are applied on
+ * one thread, bursts of them are coalesced into one pass, and the pass's decisions are written to
+ * the units' status. Nodes and Devices also tell the core's {@link UnitPlacements} which gangs no
+ * node could ever hold.
  *
  * <p>State lives in the cluster: on start the core is rebuilt from the informers before the
  * first pass, units whose phase is Reserved, Dequeued or Running, and evicted units whose jobs have
@@ -71,14 +74,15 @@ public final class AdmissionLoop implements AutoCloseable {
   private final QueueUnitStatusRecorder recorder;
   private final AdmissionCore core = new AdmissionCore(new SplittableRandom());
   private final ScheduledThreadPoolExecutor thread = loopThread();
-  private final Map<SharedIndexInformer<?>, ResourceEventHandler<?>> handlers =
-      new LinkedHashMap<>();
+  private final InformerHandlers handlers = new InformerHandlers();
 
   private final Map<String, QueueUnit> units = new HashMap<>();
   private final Map<String, ElasticQuota> quotas = new HashMap<>();
   /** By {@link QueueKeys key}: namespace/name. */
   private final Map<String, Queue> queues = new HashMap<>();
   private final Map<String, ResourceVector> nodes = new HashMap<>();
+  /** Whether each unit's gang could ever be placed on the nodes, asked by the core in a pass. */
+  private final UnitPlacements placements = new UnitPlacements(units);
   /** Pods no unit owns, by uid, to charge them again when the quotas change. */
   private final Map<String, Pod> chargedPods = new HashMap<>();
   /**
@@ -105,17 +109,22 @@ public final class AdmissionLoop implements AutoCloseable {
     this.snapshots = snapshots;
     this.observer = observer;
     this.recorder = new QueueUnitStatusRecorder(client);
+    core.setPlacementCheck(placements);
   }
 
   /** Starts the informers, waits for their first lists and rebuilds the core from them. */
   public void start() throws InterruptedException {
-    CompletableFuture.allOf(
-            inform(informers.of(QueueUnit.class), this::onUnit, this::onUnitGone),
-            inform(informers.of(ElasticQuota.class), this::onQuota, this::onQuotaGone),
-            inform(informers.of(Queue.class), this::onQueue, this::onQueueGone),
-            inform(informers.of(Node.class), this::onNode, this::onNodeGone),
-            inform(informers.of(Pod.class), this::onPod, this::onPodGone))
-        .join();
+    List<CompletableFuture<Void>> listed = new ArrayList<>(List.of(
+        inform(informers.of(QueueUnit.class), this::onUnit, this::onUnitGone),
+        inform(informers.of(ElasticQuota.class), this::onQuota, this::onQuotaGone),
+        inform(informers.of(Queue.class), this::onQueue, this::onQueueGone),
+        inform(informers.of(Node.class), this::onNode, this::onNodeGone),
+        inform(informers.of(Pod.class), this::onPod, this::onPodGone)));
+    // Without the Device kind a node's GPUs are read from its allocatable.
+    if (client.supports(Device.class)) {
+      listed.add(inform(informers.of(Device.class), this::onDevice, this::onDeviceGone));
+    }
+    CompletableFuture.allOf(listed.toArray(CompletableFuture[]::new)).join();
     try {
       thread.submit(this::replay).get();
     } catch (ExecutionException e) {
@@ -132,7 +141,7 @@ public final class AdmissionLoop implements AutoCloseable {
    */
   @Override
   public void close() {
-    handlers.forEach(AdmissionLoop::removeHandler);
+    handlers.close();
     thread.shutdown();
     try {
       if (!thread.awaitTermination(FINISH_PASS.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -157,36 +166,16 @@ public final class AdmissionLoop implements AutoCloseable {
 
   private <T extends HasMetadata> CompletableFuture<Void> inform(
       SharedIndexInformer<T> informer, Consumer<T> upsert, Consumer<T> gone) {
-    ResourceEventHandler<T> handler =
-        new ResourceEventHandler<>() {
-          @Override
-          public void onAdd(T object) {
-            onLoop(() -> upsert.accept(object));
-          }
-
-          @Override
-          public void onUpdate(T before, T object) {
-            onLoop(() -> upsert.accept(object));
-          }
-
-          @Override
-          public void onDelete(T object, boolean finalStateUnknown) {
-            onLoop(() -> gone.accept(object));
-          }
-        };
-    informer.addEventHandler(handler);
-    handlers.put(informer, handler);
+    handlers.follow(
+        informer,
+        object -> onLoop(() -> upsert.accept(object)),
+        object -> onLoop(() -> gone.accept(object)));
     return informers.start(informer);
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <T> void removeHandler(SharedIndexInformer<T> informer, ResourceEventHandler<?> handler) {
-    informer.removeEventHandler((ResourceEventHandler<? super T>) handler);
   }
 
   /** Everything the informers hold, applied again: events seen before are idempotent. */
   private void replay() {
-    handlers.keySet().forEach(
+    handlers.informers().forEach(
         informer -> informer.getStore().list().forEach(object -> upsert((HasMetadata) object)));
     replayed = true;
     passSoon();
@@ -201,6 +190,8 @@ public final class AdmissionLoop implements AutoCloseable {
       onQueue(queue);
     } else if (object instanceof Node node) {
       onNode(node);
+    } else if (object instanceof Device device) {
+      onDevice(device);
     } else if (object instanceof Pod pod) {
       onPod(pod);
     }
@@ -222,6 +213,7 @@ public final class AdmissionLoop implements AutoCloseable {
     units.remove(id);
     written.remove(id);
     announced.remove(id);
+    placements.unitGone(id);
     core.removeUnit(id);
     passSoon();
   }
@@ -296,6 +288,7 @@ public final class AdmissionLoop implements AutoCloseable {
   }
 
   private void onNode(Node node) {
+    placements.node(node);
     nodes.put(
         node.getMetadata().getName(),
         ResourceQuantities.toVector(node.getStatus() == null ? null : node.getStatus().getAllocatable()));
@@ -303,8 +296,19 @@ public final class AdmissionLoop implements AutoCloseable {
   }
 
   private void onNodeGone(Node node) {
+    placements.nodeGone(node);
     nodes.remove(node.getMetadata().getName());
     clusterChanged();
+  }
+
+  private void onDevice(Device device) {
+    placements.device(device);
+    passSoon();
+  }
+
+  private void onDeviceGone(Device device) {
+    placements.deviceGone(device);
+    passSoon();
   }
 
   private void clusterChanged() {

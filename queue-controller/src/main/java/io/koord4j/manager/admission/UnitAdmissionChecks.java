@@ -89,6 +89,17 @@ public final class UnitAdmissionChecks implements CheckedObjects<QueueUnit> {
 
   /** The unit as a workload holding quota: its pod sets, owner (the job) and check entries. */
   static Workload asWorkload(QueueUnit unit) {
+    Workload workload = podSetsOf(unit);
+    WorkloadStatus status = new WorkloadStatus();
+    status.setConditions(List.of(new ConditionBuilder()
+        .withType(WorkloadStatus.QUOTA_RESERVED).withStatus("True").build()));
+    status.setAdmissionChecks(unit.getStatus().getAdmissionChecks());
+    workload.setStatus(status);
+    return workload;
+  }
+
+  /** The unit as a workload of its pod sets, owner (the job) and priority, without a status. */
+  static Workload podSetsOf(QueueUnit unit) {
     Workload workload = new Workload();
     workload.setMetadata(new ObjectMetaBuilder()
         .withName(unit.getMetadata().getName())
@@ -101,11 +112,6 @@ public final class UnitAdmissionChecks implements CheckedObjects<QueueUnit> {
     spec.setPodSets(unit.getSpec().getPodSet() == null ? List.of()
         : unit.getSpec().getPodSet().stream().map(UnitAdmissionChecks::podSet).toList());
     workload.setSpec(spec);
-    WorkloadStatus status = new WorkloadStatus();
-    status.setConditions(List.of(new ConditionBuilder()
-        .withType(WorkloadStatus.QUOTA_RESERVED).withStatus("True").build()));
-    status.setAdmissionChecks(unit.getStatus().getAdmissionChecks());
-    workload.setStatus(status);
     return workload;
   }
 

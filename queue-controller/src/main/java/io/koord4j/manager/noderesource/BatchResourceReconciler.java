@@ -1,22 +1,19 @@
 package io.koord4j.manager.noderesource;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
-import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
-import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
-import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
-import io.javaoperatorsdk.operator.processing.event.source.EventSource;
-import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.slo.NodeMetric;
+import io.koord4j.manager.support.InformerHandlers;
+import io.koord4j.manager.support.InformerReconciler;
+import io.koord4j.manager.support.SharedInformers;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,8 +22,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,27 +32,47 @@ import org.slf4j.LoggerFactory;
  * Koordinator's noderesource controller for batch resources: from each node's NodeMetric, its pods
  * and the {@code slo-controller-config} ConfigMap, writes {@code kubernetes.io/batch-cpu} and
  * {@code batch-memory} into the node's capacity and allocatable, less what third parties (YARN)
- * hold, and removes them when colocation is off or the NodeMetric is stale.
+ * hold, and removes them when colocation is off or the NodeMetric is stale. It reads every kind
+ * through the process's shared informers, so Nodes and Pods are not watched a second time.
  */
-public final class BatchResourceReconciler implements Reconciler<Node> {
+public final class BatchResourceReconciler implements AutoCloseable {
   public static final String NAME = "batchresources";
   /** Colocation is opt-in, as in Koordinator: the controller runs only when this is true. */
   public static final String SWITCH = "KOORD4J_BATCH_RESOURCES";
   /** What batch resources the node has before third parties take their share. */
   public static final String ORIGIN_ANNOTATION = "node.koordinator.sh/originExtendedAllocatable";
   private static final Logger LOG = LoggerFactory.getLogger(BatchResourceReconciler.class);
+  /** The pods' index by the node they are bound to. */
+  private static final String BY_NODE = "nodeName";
 
+  private final KubernetesClient client;
+  private final SharedInformers informers;
   private final String configNamespace;
   private final Clock clock;
+  private final SharedIndexInformer<NodeMetric> metrics;
+  private final SharedIndexInformer<Pod> pods;
+  private final SharedIndexInformer<ConfigMap> configMaps;
+  private final InformerReconciler<Node> nodes;
+  private final InformerHandlers handlers = new InformerHandlers();
   private final Map<String, Instant> lastWritten = new ConcurrentHashMap<>();
 
-  BatchResourceReconciler(String configNamespace, Clock clock) {
+  BatchResourceReconciler(KubernetesClient client, SharedInformers informers, String configNamespace, Clock clock) {
+    this.client = client;
+    this.informers = informers;
     this.configNamespace = configNamespace;
     this.clock = clock;
+    this.metrics = informers.of(NodeMetric.class);
+    this.pods = informers.of(Pod.class);
+    if (!pods.getIndexer().getIndexers().containsKey(BY_NODE)) {
+      pods.addIndexers(Map.of(BY_NODE, pod -> List.of(String.valueOf(pod.getSpec().getNodeName()))));
+    }
+    this.configMaps = informers.of(ConfigMap.class, configNamespace);
+    this.nodes = new InformerReconciler<>(NAME, informers, Node.class, this::reconcile);
   }
 
   /** The controller, when {@value #SWITCH} is true and the cluster serves NodeMetrics; see {@link SloConfigMap}. */
-  public static Optional<BatchResourceReconciler> forCluster(KubernetesClient client, Map<String, String> env, Clock clock) {
+  public static Optional<BatchResourceReconciler> forCluster(
+      KubernetesClient client, SharedInformers informers, Map<String, String> env, Clock clock) {
     if (!Boolean.parseBoolean(env.get(SWITCH))) {
       LOG.info("batch resources are off; {}=true turns them on", SWITCH);
       return Optional.empty();
@@ -63,50 +81,60 @@ public final class BatchResourceReconciler implements Reconciler<Node> {
       LOG.info("NodeMetric is not installed; nodes get no batch resources until the manager restarts after it is");
       return Optional.empty();
     }
-    return Optional.of(new BatchResourceReconciler(SloConfigMap.namespace(env), clock));
+    return Optional.of(new BatchResourceReconciler(client, informers, SloConfigMap.namespace(env), clock));
+  }
+
+  /**
+   * Reconciles every node, then each node whose NodeMetric or pods change, and every node when the
+   * colocation ConfigMap changes.
+   */
+  public void start() {
+    Consumer<NodeMetric> metricChanged = metric -> nodes.trigger(metric.getMetadata().getName());
+    handlers.follow(metrics, metricChanged, metricChanged);
+    Consumer<Pod> podChanged = pod -> {
+      if (pod.getSpec() != null && pod.getSpec().getNodeName() != null) {
+        nodes.trigger(pod.getSpec().getNodeName());
+      }
+    };
+    handlers.follow(pods, podChanged, podChanged);
+    Consumer<ConfigMap> configChanged = map -> {
+      if (SloConfigMap.NAME.equals(map.getMetadata().getName())) {
+        nodes.triggerAll();
+      }
+    };
+    handlers.follow(configMaps, configChanged, configChanged);
+    CompletableFuture.allOf(informers.start(metrics), informers.start(pods), informers.start(configMaps)).join();
+    nodes.start();
   }
 
   @Override
-  public List<EventSource<?, Node>> prepareEventSources(EventSourceContext<Node> context) {
-    return List.of(
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(NodeMetric.class, Node.class)
-                .withSecondaryToPrimaryMapper(metric -> Set.of(new ResourceID(metric.getMetadata().getName())))
-                .build(),
-            context),
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(Pod.class, Node.class)
-                .withWatchAllNamespaces()
-                .withSecondaryToPrimaryMapper(pod -> pod.getSpec().getNodeName() == null
-                    ? Set.of() : Set.of(new ResourceID(pod.getSpec().getNodeName())))
-                .build(),
-            context),
-        SloConfigMap.informer(Node.class, configNamespace, context));
+  public void close() {
+    nodes.close();
+    handlers.close();
   }
 
-  @Override
-  public UpdateControl<Node> reconcile(Node node, Context<Node> context) {
-    KubernetesClient client = context.getClient();
+  /** @return when to look at the node again though nothing changed: before its NodeMetric turns stale */
+  Optional<Duration> reconcile(Node node) {
     String name = node.getMetadata().getName();
     ColocationStrategy strategy;
     try {
-      strategy = config(context).strategyFor(
+      strategy = config().strategyFor(
           node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels());
     } catch (IllegalArgumentException e) {
       LOG.warn("node {}: batch resources left as they are: {}", name, e.getMessage());
-      return UpdateControl.noUpdate();
+      return Optional.empty();
     }
-    Optional<NodeMetric> metric = context.getSecondaryResource(NodeMetric.class);
+    Optional<NodeMetric> metric = Optional.ofNullable(metrics.getStore().getByKey(name));
     Instant now = clock.instant();
     Optional<Instant> staleAt = metric.flatMap(m -> updateTime(m)).map(t -> t.plus(strategy.degradeTime()));
     if (!strategy.enable() || staleAt.isEmpty() || !now.isBefore(staleAt.get())) {
-      reset(client, node, strategy.enable() ? "its NodeMetric is missing or older than " + strategy.degradeTime() : "colocation is off");
-      return UpdateControl.noUpdate();
+      reset(node, strategy.enable() ? "its NodeMetric is missing or older than " + strategy.degradeTime() : "colocation is off");
+      return Optional.empty();
     }
     BatchResourceCalculator.BatchResources batch = BatchResourceCalculator.calculate(
         strategy,
         BatchResourceInputs.node(node, metric.get()),
-        BatchResourceInputs.pods(new ArrayList<>(context.getSecondaryResources(Pod.class))),
+        BatchResourceInputs.pods(new ArrayList<>(pods.getIndexer().byIndex(BY_NODE, name))),
         BatchResourceInputs.podUsages(metric.get()));
     CpuMemory kube = batch.amount().minus(ThirdPartyAllocations.batch(name, node.getMetadata().getAnnotations())).atLeastZero();
     if (needsWrite(node, kube, strategy, now)) {
@@ -116,13 +144,14 @@ public final class BatchResourceReconciler implements Reconciler<Node> {
           kube.cpuMilli(), kube.memoryBytes());
     }
     Duration untilStale = Duration.between(now, staleAt.get());
-    return UpdateControl.<Node>noUpdate().rescheduleAfter(
-        untilStale.compareTo(strategy.updateTimeThreshold()) < 0 ? untilStale : strategy.updateTimeThreshold());
+    return Optional.of(untilStale.compareTo(strategy.updateTimeThreshold()) < 0 ? untilStale : strategy.updateTimeThreshold());
   }
 
-  private static ColocationConfig config(Context<Node> context) {
-    String json = SloConfigMap.data(context).get(ColocationConfig.KEY);
-    return json == null ? ColocationConfig.DEFAULT : ColocationConfig.parse(json);
+  private ColocationConfig config() {
+    return Optional.ofNullable(configMaps.getStore().getByKey(configNamespace + "/" + SloConfigMap.NAME))
+        .map(map -> map.getData() == null ? null : map.getData().get(ColocationConfig.KEY))
+        .map(ColocationConfig::parse)
+        .orElse(ColocationConfig.DEFAULT);
   }
 
   private static Optional<Instant> updateTime(NodeMetric metric) {
@@ -162,7 +191,7 @@ public final class BatchResourceReconciler implements Reconciler<Node> {
     patchStatus(client, name, resources);
   }
 
-  private void reset(KubernetesClient client, Node node, String why) {
+  private void reset(Node node, String why) {
     Map<String, Quantity> allocatable = node.getStatus() == null ? null : node.getStatus().getAllocatable();
     Map<String, Quantity> capacity = node.getStatus() == null ? null : node.getStatus().getCapacity();
     boolean has = (allocatable != null && (allocatable.containsKey(WellKnown.BATCH_CPU) || allocatable.containsKey(WellKnown.BATCH_MEMORY)))

@@ -5,12 +5,16 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,9 +22,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Reconciles each object of one kind read through the process's shared informer, so that a kind
  * the admission loop watches already is not watched a second time for its reconciler. An object
- * is reconciled when it is added or changed and when {@link #trigger} names it. Objects are
- * reconciled side by side, each by one thread at a time; a key waits at most once, one triggered
- * while it runs runs again after, and a failed key is retried with a growing delay.
+ * is reconciled when it is added or changed, when {@link #trigger} names it, and when its last
+ * reconcile asked to be run again after a while. Objects are reconciled side by side, each by one
+ * thread at a time; a key waits at most once (for the earliest time asked), one triggered while
+ * it runs runs again after, and a failed key is retried with a growing delay.
  *
  * @param <P> the reconciled kind
  */
@@ -38,15 +43,22 @@ public final class InformerReconciler<P extends HasMetadata> implements AutoClos
     void reconcile(P object) throws Exception;
   }
 
+  /** The work on one object that may ask to be run again; throwing asks for a retry. */
+  @FunctionalInterface
+  public interface Repeating<P> {
+    /** @return after how long to reconcile the object again though nothing changed, if at all */
+    Optional<Duration> reconcile(P object) throws Exception;
+  }
+
   private final String name;
   private final SharedInformers informers;
   private final SharedIndexInformer<P> informer;
-  private final Reconcile<P> reconcile;
+  private final Repeating<P> reconcile;
   private final ScheduledExecutorService threads;
-  /** Keys scheduled and not yet started, keys running, and running keys triggered again. */
-  private final Set<String> waiting = new HashSet<>();
+  /** Keys scheduled and not yet started, with when; keys running; and when to run those again. */
+  private final Map<String, Scheduled> waiting = new HashMap<>();
   private final Set<String> running = new HashSet<>();
-  private final Set<String> again = new HashSet<>();
+  private final Map<String, Instant> again = new HashMap<>();
   private final Map<String, Integer> failures = new ConcurrentHashMap<>();
   private final ResourceEventHandler<P> handler =
       new ResourceEventHandler<>() {
@@ -66,8 +78,18 @@ public final class InformerReconciler<P extends HasMetadata> implements AutoClos
         }
       };
 
+  private record Scheduled(Instant at, ScheduledFuture<?> run) {}
+
   public InformerReconciler(
       String name, SharedInformers informers, Class<P> kind, Reconcile<P> reconcile) {
+    this(name, informers, kind, (Repeating<P>) object -> {
+      reconcile.reconcile(object);
+      return Optional.empty();
+    });
+  }
+
+  public InformerReconciler(
+      String name, SharedInformers informers, Class<P> kind, Repeating<P> reconcile) {
     this.name = name;
     this.informers = informers;
     this.informer = informers.of(kind);
@@ -86,6 +108,11 @@ public final class InformerReconciler<P extends HasMetadata> implements AutoClos
     schedule(key, Duration.ZERO);
   }
 
+  /** Asks for a reconcile of every object the informer holds. */
+  public void triggerAll() {
+    informer.getStore().listKeys().forEach(this::trigger);
+  }
+
   @Override
   public void close() {
     informer.removeEventHandler(handler);
@@ -93,15 +120,22 @@ public final class InformerReconciler<P extends HasMetadata> implements AutoClos
   }
 
   private synchronized void schedule(String key, Duration delay) {
-    if (threads.isShutdown() || waiting.contains(key)) {
+    if (threads.isShutdown()) {
       return;
     }
+    Instant at = Instant.now().plus(delay);
     if (running.contains(key)) {
-      again.add(key);
+      again.merge(key, at, (a, b) -> a.isBefore(b) ? a : b);
       return;
     }
-    waiting.add(key);
-    threads.schedule(() -> run(key), delay.toMillis(), TimeUnit.MILLISECONDS);
+    Scheduled current = waiting.get(key);
+    if (current != null) {
+      if (!at.isBefore(current.at())) {
+        return;
+      }
+      current.run().cancel(false);
+    }
+    waiting.put(key, new Scheduled(at, threads.schedule(() -> run(key), delay.toMillis(), TimeUnit.MILLISECONDS)));
   }
 
   private void run(String key) {
@@ -109,32 +143,31 @@ public final class InformerReconciler<P extends HasMetadata> implements AutoClos
       waiting.remove(key);
       running.add(key);
     }
-    Duration next = reconcile(key);
+    Optional<Duration> next = reconcile(key);
+    Instant triggered;
     synchronized (this) {
       running.remove(key);
-      if (again.remove(key) && next == null) {
-        next = Duration.ZERO;
-      }
+      triggered = again.remove(key);
     }
-    if (next != null) {
-      schedule(key, next);
+    if (triggered != null) {
+      Duration left = Duration.between(Instant.now(), triggered);
+      schedule(key, left.isNegative() ? Duration.ZERO : left);
     }
+    next.ifPresent(delay -> schedule(key, delay));
   }
 
-  /** @return when to try the key again after a failure, or null */
-  private Duration reconcile(String key) {
+  /** @return when to reconcile the key again: after a failure, or as the reconcile asked */
+  private Optional<Duration> reconcile(String key) {
     P object = informer.getStore().getByKey(key);
     try {
-      if (object != null) {
-        reconcile.reconcile(object);
-      }
+      Optional<Duration> next = object == null ? Optional.empty() : reconcile.reconcile(object);
       failures.remove(key);
-      return null;
+      return next;
     } catch (Exception e) {
       int attempt = failures.merge(key, 1, Integer::sum);
       Duration delay = retryDelay(attempt);
       LOG.warn("{}: reconcile of {} failed (attempt {}), retrying in {}", name, key, attempt, delay, e);
-      return delay;
+      return Optional.of(delay);
     }
   }
 

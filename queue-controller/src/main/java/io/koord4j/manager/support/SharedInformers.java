@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,13 +16,19 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
- * One informer per kind, in all namespaces, shared by every part of a process that reads the kind:
- * the admission loop, the gang-feasibility check and the job reconcilers' QueueUnit events. Each
- * kind is listed and watched once, however many parts read it.
+ * One informer per kind, in all namespaces (or in the one namespace a kind is read in), shared by
+ * every part of a process that reads the kind: the admission loop, the gang-feasibility check, the
+ * job reconcilers' QueueUnit events and the batch-resource controller. Each kind is listed and
+ * watched once, however many parts read it.
  */
 public final class SharedInformers implements AutoCloseable {
   private final KubernetesClient client;
+  /** Marks a kind read in every namespace (or cluster-scoped) in {@link #scopes}. */
+  private static final String ALL_NAMESPACES = "";
+
   private final Map<String, SharedIndexInformer<?>> byKind = new LinkedHashMap<>();
+  /** Per kind of a typed informer: the one namespace it is read in, or {@link #ALL_NAMESPACES}. */
+  private final Map<String, String> scopes = new HashMap<>();
   private final Map<SharedIndexInformer<?>, CompletableFuture<Void>> started =
       new IdentityHashMap<>();
 
@@ -32,13 +39,35 @@ public final class SharedInformers implements AutoCloseable {
   /** The informer of a typed kind; created on first use, started by {@link #start}. */
   @SuppressWarnings("unchecked")
   public synchronized <T extends HasMetadata> SharedIndexInformer<T> of(Class<T> type) {
+    String kind = HasMetadata.getFullResourceName(type);
+    String scope = scopes.computeIfAbsent(kind, k -> ALL_NAMESPACES);
+    if (!scope.equals(ALL_NAMESPACES)) {
+      throw new IllegalStateException(kind + " is read in " + describe(scope) + " already, not in all namespaces");
+    }
     return (SharedIndexInformer<T>)
         informer(
-            HasMetadata.getFullResourceName(type),
+            kind,
             () ->
                 Namespaced.class.isAssignableFrom(type)
                     ? client.resources(type).inAnyNamespace().runnableInformer(0)
                     : client.resources(type).runnableInformer(0));
+  }
+
+  /**
+   * The informer of a namespaced kind that this process reads in one namespace only, such as the
+   * colocation ConfigMap's. A kind is shared in one scope: asking for it in another is a mistake.
+   */
+  @SuppressWarnings("unchecked")
+  public synchronized <T extends HasMetadata & Namespaced> SharedIndexInformer<T> of(
+      Class<T> type, String namespace) {
+    String kind = HasMetadata.getFullResourceName(type);
+    String scope = scopes.computeIfAbsent(kind, k -> namespace);
+    if (!scope.equals(namespace)) {
+      throw new IllegalStateException(
+          kind + " is read in " + describe(scope) + " already, not in namespace " + namespace);
+    }
+    return (SharedIndexInformer<T>)
+        informer(kind, () -> client.resources(type).inNamespace(namespace).runnableInformer(0));
   }
 
   /** The informer of a kind read without a model class, such as Kueue's. */
@@ -79,6 +108,10 @@ public final class SharedInformers implements AutoCloseable {
   public synchronized void close() {
     started.keySet().forEach(SharedIndexInformer::stop);
     started.clear();
+  }
+
+  private static String describe(String scope) {
+    return scope.equals(ALL_NAMESPACES) ? "all namespaces" : "namespace " + scope;
   }
 
   private SharedIndexInformer<?> informer(

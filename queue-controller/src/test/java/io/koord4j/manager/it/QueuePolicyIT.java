@@ -26,12 +26,7 @@ class QueuePolicyIT extends InProcessManagerBase {
   @Test
   void aBlockQueueHoldsLaterUnitsOfTheQuotaUntilTheHeadFits() {
     try (TestCluster cluster = new TestCluster(client, "it-block")) {
-      String quota = quotaWithQueue(cluster, "Block");
-      cluster.job("running", quota, 1, "3", 0, "20s");
-      await().atMost(WAIT).until(() -> cluster.resumed("running"));
-      cluster.job("big", quota, 1, "3", 0, "2s");
-      awaitWaiting(cluster, "big", "QuotaShortage");
-      cluster.job("small", quota, 1, "1", 0, "2s");
+      String quota = smallAfterBigWaitingForQuota(cluster, "Block", "20s");
 
       Condition blocked = awaitWaiting(cluster, "small", "BlockedBehind");
 
@@ -51,12 +46,7 @@ class QueuePolicyIT extends InProcessManagerBase {
   @Test
   void aPriorityQueueLetsLaterUnitsPassAHeadThatDoesNotFit() {
     try (TestCluster cluster = new TestCluster(client, "it-prio")) {
-      String quota = quotaWithQueue(cluster, "Priority");
-      cluster.job("running", quota, 1, "3", 0, "30s");
-      await().atMost(WAIT).until(() -> cluster.resumed("running"));
-      cluster.job("big", quota, 1, "3", 0, "2s");
-      awaitWaiting(cluster, "big", "QuotaShortage");
-      cluster.job("small", quota, 1, "1", 0, "2s");
+      smallAfterBigWaitingForQuota(cluster, "Priority", "30s");
 
       await().atMost(WAIT).until(() -> cluster.resumed("small"));
 
@@ -87,6 +77,20 @@ class QueuePolicyIT extends InProcessManagerBase {
   }
 
   /** A 4-CPU top-level quota served by a Queue of the given policy. */
+  /**
+   * In a 4-CPU quota whose queue has {@code policy}: job running (3 CPUs) runs for {@code
+   * runningFor}, job big (3) waits for quota, then job small (1) is queued.
+   */
+  private static String smallAfterBigWaitingForQuota(TestCluster cluster, String policy, String runningFor) {
+    String quota = quotaWithQueue(cluster, policy);
+    cluster.job("running", quota, 1, "3", 0, runningFor);
+    await().atMost(WAIT).until(() -> cluster.resumed("running"));
+    cluster.job("big", quota, 1, "3", 0, "2s");
+    awaitWaiting(cluster, "big", "QuotaShortage");
+    cluster.job("small", quota, 1, "1", 0, "2s");
+    return quota;
+  }
+
   private static String quotaWithQueue(TestCluster cluster, String policy) {
     cluster.queue("team", policy);
     return cluster.quota("team", null, false, "4", "4");

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.gang.PodGroup;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.jobs.BatchJobAdapter;
+import io.koord4j.testing.TestJobs;
 import org.junit.jupiter.api.Test;
 
 class QueueUnitsAndGangsTest {
@@ -65,26 +65,9 @@ class QueueUnitsAndGangsTest {
   }
 
   private static Job job(int pods) {
-    return new JobBuilder()
-        .withNewMetadata()
-        .withName("train")
-        .withNamespace("ns")
-        .withUid("uid-1")
-        .addToLabels(WellKnown.QUOTA_NAME, "nlp")
-        .endMetadata()
-        .withNewSpec()
-        .withParallelism(pods)
-        .withNewTemplate()
-        .withNewSpec()
-        .addNewContainer()
-        .withName("c")
-        .withNewResources()
-        .addToRequests("cpu", new Quantity("1"))
-        .endResources()
-        .endContainer()
-        .endSpec()
-        .endTemplate()
-        .endSpec()
+    return TestJobs.job("ns", "train", "1")
+        .editMetadata().withUid("uid-1").addToLabels(WellKnown.QUOTA_NAME, "nlp").endMetadata()
+        .editSpec().withParallelism(pods).endSpec()
         .build();
   }
 }

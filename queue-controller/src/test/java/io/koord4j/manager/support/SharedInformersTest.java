@@ -1,7 +1,9 @@
 package io.koord4j.manager.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -42,5 +44,17 @@ class SharedInformersTest {
     informers.of(Node.class);
 
     assertThat(informers.watchedKinds()).isEmpty();
+  }
+
+  @Test
+  void aKindReadInOneNamespaceIsSharedThereAndRefusedElsewhere() {
+    assertThat(informers.of(ConfigMap.class, "koord4j-system"))
+        .isSameAs(informers.of(ConfigMap.class, "koord4j-system"));
+
+    assertThatThrownBy(() -> informers.of(ConfigMap.class, "other"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("configmaps is read in namespace koord4j-system already, not in namespace other");
+    assertThatThrownBy(() -> informers.of(ConfigMap.class))
+        .hasMessage("configmaps is read in namespace koord4j-system already, not in all namespaces");
   }
 }

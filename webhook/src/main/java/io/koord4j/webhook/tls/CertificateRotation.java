@@ -103,7 +103,7 @@ public final class CertificateRotation {
   }
 
   /** By signature: every CA this webhook creates has the same name. */
-  private static boolean signedBy(X509Certificate certificate, X509Certificate ca) {
+  static boolean signedBy(X509Certificate certificate, X509Certificate ca) {
     try {
       certificate.verify(ca.getPublicKey());
       return true;

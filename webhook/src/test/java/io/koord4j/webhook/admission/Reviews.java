@@ -5,8 +5,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReviewBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.zjsonpatch.JsonPatch;
+import io.koord4j.testing.TestJobs;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;
@@ -18,29 +18,9 @@ public final class Reviews {
 
   /** A batch Job with one container, as kubectl would send it (no suspend field). */
   public static Job job(String namespace, Map<String, String> labels, Map<String, String> annotations) {
-    return new JobBuilder()
-        .withNewMetadata()
-        .withName("train")
-        .withNamespace(namespace)
-        .withLabels(labels)
-        .withAnnotations(annotations)
-        .endMetadata()
-        .withNewSpec()
-        .withParallelism(2)
-        .withCompletions(2)
-        .withNewTemplate()
-        .withNewSpec()
-        .withRestartPolicy("Never")
-        .addNewContainer()
-        .withName("main")
-        .withImage("busybox")
-        .withNewResources()
-        .addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("500m"))
-        .endResources()
-        .endContainer()
-        .endSpec()
-        .endTemplate()
-        .endSpec()
+    return TestJobs.job(namespace, "train", "500m")
+        .editMetadata().withLabels(labels).withAnnotations(annotations).endMetadata()
+        .editSpec().withParallelism(2).withCompletions(2).endSpec()
         .build();
   }
 

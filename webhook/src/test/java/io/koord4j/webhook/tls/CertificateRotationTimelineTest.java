@@ -69,7 +69,7 @@ class CertificateRotationTimelineTest {
     assertThat(validAt(serving, now)).as("serving certificate valid at %s", now).isTrue();
     X509Certificate ca =
         apiServer.everyCa().stream()
-            .filter(candidate -> signedBy(serving, candidate))
+            .filter(candidate -> CertificateRotation.signedBy(serving, candidate))
             .findFirst()
             .orElseThrow(() -> new AssertionError("no written bundle holds the signing CA"));
     assertThat(validAt(ca, now)).as("signing CA valid at %s", now).isTrue();
@@ -182,14 +182,5 @@ class CertificateRotationTimelineTest {
   private static boolean validAt(X509Certificate certificate, Instant now) {
     return !now.isBefore(certificate.getNotBefore().toInstant())
         && !now.isAfter(certificate.getNotAfter().toInstant());
-  }
-
-  private static boolean signedBy(X509Certificate certificate, X509Certificate ca) {
-    try {
-      certificate.verify(ca.getPublicKey());
-      return true;
-    } catch (GeneralSecurityException e) {
-      return false;
-    }
   }
 }

@@ -1,6 +1,7 @@
 package io.koord4j.scheduler.plugins.coscheduling;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.koord4j.scheduler.framework.BasePlugin;
 import io.koord4j.scheduler.framework.ClusterEvent;
 import io.koord4j.scheduler.framework.CycleState;
 import io.koord4j.scheduler.framework.FitError;
@@ -14,7 +15,6 @@ import io.koord4j.scheduler.framework.WaitingPods;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToIntFunction;
 
@@ -29,7 +29,7 @@ import java.util.function.ToIntFunction;
  *       including a Permit timeout) sends every waiting member of the group back to the queue.
  * </ul>
  */
-public final class Coscheduling
+public final class Coscheduling extends BasePlugin
     implements PreFilterPlugin, PostFilterPlugin, ReservePlugin, PermitPlugin {
 
   public static final String NAME = "Coscheduling";
@@ -63,19 +63,10 @@ public final class Coscheduling
   private final Map<String, Gang> known = new ConcurrentHashMap<>();
 
   public Coscheduling(GangResolver resolver, GangCounts counts, WaitingPods waitingPods) {
+    super(NAME, EnumSet.of(ClusterEvent.POD_ADDED, ClusterEvent.POD_GROUP_CHANGED));
     this.resolver = resolver;
     this.counts = counts;
     this.waitingPods = waitingPods;
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public Set<ClusterEvent> requeueOn() {
-    return EnumSet.of(ClusterEvent.POD_ADDED, ClusterEvent.POD_GROUP_CHANGED);
   }
 
   @Override

@@ -11,6 +11,7 @@ import io.koord4j.device.TaskClass;
 import io.koord4j.device.WorkloadProfile;
 import io.koord4j.device.kube.PodGpus;
 import io.koord4j.jobs.PodRequests;
+import io.koord4j.scheduler.framework.BasePlugin;
 import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.quota.ResourceVector;
 import io.koord4j.scheduler.framework.ClusterEvent;
@@ -45,7 +46,7 @@ import java.util.function.Consumer;
  * nodes with NVLink partitions GPU pods go where GPUs are fullest and partitions stay intact
  * ({@link GpuAllocator#score}).
  */
-public final class DeviceShare
+public final class DeviceShare extends BasePlugin
     implements PreFilterPlugin, FilterPlugin, ScorePlugin, ReservePlugin, PreBindPlugin {
 
   public static final String NAME = "DeviceShare";
@@ -107,6 +108,7 @@ public final class DeviceShare
 
   /** @param workload the pods seen so far, which GPU-sharing pods are placed to leave room for */
   public DeviceShare(GpuReservations reservations, PodAnnotator annotator, WorkloadProfile workload) {
+    super(NAME, EnumSet.of(ClusterEvent.NODE_ADDED, ClusterEvent.NODE_UPDATED, ClusterEvent.ASSIGNED_POD_DELETED, ClusterEvent.DEVICE_CHANGED));
     this.reservations = reservations;
     this.annotator = annotator;
     this.workload = workload;
@@ -116,20 +118,6 @@ public final class DeviceShare
   public static boolean handles(String resource, NodeInfo node) {
     return KOORDINATOR_GPU_RESOURCES.contains(resource)
         || (WellKnown.NVIDIA_GPU.equals(resource) && node.gpus().hasDevice());
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public Set<ClusterEvent> requeueOn() {
-    return EnumSet.of(
-        ClusterEvent.NODE_ADDED,
-        ClusterEvent.NODE_UPDATED,
-        ClusterEvent.ASSIGNED_POD_DELETED,
-        ClusterEvent.DEVICE_CHANGED);
   }
 
   @Override

@@ -2,37 +2,27 @@ package io.koord4j.scheduler.plugins.elasticquota;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.koord4j.quota.AdmissionResult;
+import io.koord4j.scheduler.framework.BasePlugin;
 import io.koord4j.scheduler.framework.ClusterEvent;
 import io.koord4j.scheduler.framework.CycleState;
 import io.koord4j.scheduler.framework.PreFilterPlugin;
 import io.koord4j.scheduler.framework.ReservePlugin;
 import io.koord4j.scheduler.framework.Status;
 import java.util.EnumSet;
-import java.util.Set;
 
 /**
  * Admits a pod only while its elastic quota, and every ancestor, has room for it within runtime
  * quota and max; charges the quota at Reserve and releases it at Unreserve.
  */
-public final class ElasticQuotaPlugin implements PreFilterPlugin, ReservePlugin {
+public final class ElasticQuotaPlugin extends BasePlugin implements PreFilterPlugin, ReservePlugin {
 
   public static final String NAME = "ElasticQuota";
 
   private final QuotaAccounts accounts;
 
   public ElasticQuotaPlugin(QuotaAccounts accounts) {
+    super(NAME, EnumSet.of(ClusterEvent.QUOTA_CHANGED, ClusterEvent.ASSIGNED_POD_DELETED, ClusterEvent.NODE_ADDED));
     this.accounts = accounts;
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public Set<ClusterEvent> requeueOn() {
-    return EnumSet.of(
-        ClusterEvent.QUOTA_CHANGED, ClusterEvent.ASSIGNED_POD_DELETED, ClusterEvent.NODE_ADDED);
   }
 
   @Override

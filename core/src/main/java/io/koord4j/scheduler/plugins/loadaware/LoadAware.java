@@ -2,6 +2,7 @@ package io.koord4j.scheduler.plugins.loadaware;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.koord4j.quota.ResourceVector;
+import io.koord4j.scheduler.framework.BasePlugin;
 import io.koord4j.scheduler.framework.ClusterEvent;
 import io.koord4j.scheduler.framework.CycleState;
 import io.koord4j.scheduler.framework.FilterPlugin;
@@ -14,7 +15,6 @@ import java.time.Clock;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -23,7 +23,7 @@ import java.util.TreeMap;
  * nodes. Load awareness is an optimisation: a node without a NodeMetric, or with one older than
  * the expiration, passes the filter and scores 0.
  */
-public final class LoadAware implements PreFilterPlugin, FilterPlugin, ScorePlugin, ReservePlugin {
+public final class LoadAware extends BasePlugin implements PreFilterPlugin, FilterPlugin, ScorePlugin, ReservePlugin {
 
   public static final String NAME = "LoadAwareScheduling";
   private static final CycleState.Key<ResourceVector> ESTIMATE = new CycleState.Key<>(NAME);
@@ -35,21 +35,11 @@ public final class LoadAware implements PreFilterPlugin, FilterPlugin, ScorePlug
   private final Clock clock;
 
   public LoadAware(LoadAwareArgs args, PodUsageEstimator estimator, NodeLoads loads, Clock clock) {
+    super(NAME, EnumSet.of(ClusterEvent.NODE_METRIC_CHANGED, ClusterEvent.ASSIGNED_POD_DELETED, ClusterEvent.NODE_ADDED));
     this.args = args;
     this.estimator = estimator;
     this.loads = loads;
     this.clock = clock;
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public Set<ClusterEvent> requeueOn() {
-    return EnumSet.of(
-        ClusterEvent.NODE_METRIC_CHANGED, ClusterEvent.ASSIGNED_POD_DELETED, ClusterEvent.NODE_ADDED);
   }
 
   @Override
