@@ -80,13 +80,17 @@ public final class AdmissionCore {
     accounting.upsert(spec);
   }
 
+  /**
+   * A quota removed while units admitted under it still hold their request stays charged to its
+   * ancestors, admitting nothing more, until those units release it.
+   */
   public void removeQuota(String name) {
-    accounting.remove(name);
+    accounting.remove(name, admittedByQuota.keySet());
   }
 
-  /** Replaces every quota spec at once. */
+  /** Replaces every quota spec at once; a removed quota is kept as {@link #removeQuota} says. */
   public void setQuotas(Collection<QuotaSpec> specs) {
-    accounting.replaceAll(specs);
+    accounting.replaceAll(specs, admittedByQuota.keySet());
   }
 
   /** What the root quota shares: cluster allocatable minus what the system and default use. */
@@ -129,8 +133,13 @@ public final class AdmissionCore {
       units.put(spec.id(), unit);
       enter(unit);
     } else if (!unit.spec.equals(spec)) {
+      // An admitted unit stays charged to a removed quota until it releases it.
+      UnitSpec next =
+          unit.phase == UnitPhase.ADMITTED && accounting.isRetired(unit.quota())
+              ? spec.withQuota(unit.quota())
+              : spec;
       QueuedUnit changed = unit;
-      change(unit, () -> changed.spec = spec);
+      change(unit, () -> changed.spec = next);
     }
   }
 
@@ -189,6 +198,24 @@ public final class AdmissionCore {
     unit.attempts = attempts;
   }
 
+  /**
+   * The unit's job stopped, ended or is gone, but its pods still hold their resources (they
+   * terminate): its request counts as used, as if admitted, until {@link #requeue}, {@link
+   * #markFinished} or {@link #removeUnit} says the pods are gone. It is never chosen as a victim,
+   * and a queue waiting for pods to run does not wait for it.
+   */
+  public void holdUntilReleased(String id, Instant since) {
+    QueuedUnit unit = require(id);
+    if (unit.phase == UnitPhase.FINISHED) {
+      return;
+    }
+    if (unit.isWaiting()) {
+      admit(unit, since);
+    }
+    unit.releasing = true;
+    markPodsRunning(id);
+  }
+
   public void markPodsRunning(String id) {
     QueuedUnit unit = require(id);
     if (unit.phase == UnitPhase.ADMITTED) {
@@ -240,6 +267,7 @@ public final class AdmissionCore {
   /** Decides admissions and preemptions for everything waiting at {@code now}. */
   public AdmissionPass pass(Instant now) {
     endExpiredBackoffs(now);
+    accounting.pruneRetired(admittedByQuota.keySet());
     refreshQuotas();
     PassRun run = new PassRun(this, now);
     queueLevels().forEach(run::serve);
@@ -308,6 +336,7 @@ public final class AdmissionCore {
     unit.phase = UnitPhase.ADMITTED;
     unit.admittedAt = at;
     unit.podsRunning = false;
+    unit.releasing = false;
     index(unit);
   }
 

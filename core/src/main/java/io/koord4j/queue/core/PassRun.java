@@ -173,7 +173,7 @@ final class PassRun {
   private List<QueuedUnit> sameQueueCandidates(QueueState queue, QueuedUnit unit) {
     return core.admittedIn(unit.quota()).stream()
         .filter(v -> v.spec.queue().equals(queue.name))
-        .filter(v -> !inFlight.isVictim(v.id()) && !admittedNow.contains(v))
+        .filter(v -> v.isPreemptable() && !inFlight.isVictim(v.id()) && !admittedNow.contains(v))
         .toList();
   }
 
@@ -205,6 +205,7 @@ final class PassRun {
         boolean overRuntime = !ledger.used(leaf).fitsIn(runtime);
         for (QueuedUnit unit : leafUnits) {
           if ((overRuntime || !unit.spec.request().fitsIn(runtime))
+              && unit.isPreemptable()
               && !admittedNow.contains(unit)
               && !inFlight.isVictim(unit.id())) {
             borrowers.add(unit.asAdmitted());

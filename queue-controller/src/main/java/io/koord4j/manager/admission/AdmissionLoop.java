@@ -3,6 +3,7 @@ package io.koord4j.manager.admission;
 import io.koord4j.quota.kube.QuotaResolver;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -54,6 +55,10 @@ import org.slf4j.LoggerFactory;
  * first pass, units whose phase is Reserved, Dequeued or Running, and evicted units whose jobs have
  * not stopped yet, counting as admitted, so a restart neither counts quota twice nor admits twice. A write that the API server refuses (conflict, unit gone)
  * is undone by re-reading the unit, and the next pass decides again.
+ *
+ * <p>A unit's quota is released only once its pods are gone: a finished, released or deleted
+ * unit whose pods still terminate stays charged until the last of them has stopped (see {@link
+ * UnitPods}).
  */
 public final class AdmissionLoop implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionLoop.class);
@@ -82,6 +87,10 @@ public final class AdmissionLoop implements AutoCloseable {
    * write itself tells nothing new; both are ignored.
    */
   private final Map<String, Long> written = new HashMap<>();
+  /** Pods that still hold resources, by the unit they belong to. */
+  private final UnitPods pods = new UnitPods();
+  /** Deleted units whose pods still terminate: still charged, by id. */
+  private final Map<String, QueueUnit> deletedHolding = new HashMap<>();
   /** Per unit, the kind of wait last announced with an event. */
   private final Map<String, String> announced = new HashMap<>();
 
@@ -106,6 +115,8 @@ public final class AdmissionLoop implements AutoCloseable {
   /** Starts the informers, waits for their first lists and rebuilds the core from them. */
   public void start() throws InterruptedException {
     CompletableFuture.allOf(
+            // Pods first, so that the replay knows which units still have pods.
+            inform(informers.of(Pod.class), this::onPod, this::onPodGone),
             inform(informers.of(QueueUnit.class), this::onUnit, this::onUnitGone),
             inform(informers.of(ElasticQuota.class), this::onQuota, this::onQuotaGone),
             inform(informers.of(Queue.class), this::onQueue, this::onQueueGone),
@@ -167,7 +178,9 @@ public final class AdmissionLoop implements AutoCloseable {
   }
 
   private void upsert(HasMetadata object) {
-    if (object instanceof QueueUnit unit) {
+    if (object instanceof Pod pod) {
+      onPod(pod);
+    } else if (object instanceof QueueUnit unit) {
       onUnit(unit);
     } else if (object instanceof ElasticQuota quota) {
       onQuota(quota);
@@ -185,6 +198,7 @@ public final class AdmissionLoop implements AutoCloseable {
       return;
     }
     units.put(id, unit);
+    deletedHolding.remove(id);
     feed(unit);
     passSoon();
   }
@@ -194,8 +208,35 @@ public final class AdmissionLoop implements AutoCloseable {
     units.remove(id);
     written.remove(id);
     announced.remove(id);
-    core.removeUnit(id);
+    if (pods.hasPods(id) && core.status(id).isPresent()) {
+      deletedHolding.put(id, unit);
+      core.holdUntilReleased(id, clock.instant());
+    } else {
+      core.removeUnit(id);
+    }
     passSoon();
+  }
+
+  private void onPod(Pod pod) {
+    podsChanged(pods.update(pod));
+  }
+
+  private void onPodGone(Pod pod) {
+    podsChanged(pods.remove(pod));
+  }
+
+  /** The last pod of a unit stopped, or its first appeared: the unit's charge may change. */
+  private void podsChanged(Optional<String> unitId) {
+    unitId.ifPresent(
+        id -> {
+          QueueUnit unit = units.get(id);
+          if (unit != null) {
+            feed(unit);
+          } else if (!pods.hasPods(id) && deletedHolding.remove(id) != null) {
+            core.removeUnit(id);
+          }
+          passSoon();
+        });
   }
 
   private void onQuota(ElasticQuota quota) {
@@ -266,14 +307,20 @@ public final class AdmissionLoop implements AutoCloseable {
   /**
    * Tells the core what the cluster says about a unit. An evicted unit keeps its quota until its
    * job reconciler, having seen the job stopped, clears QuotaReserved; only then is the core told
-   * to requeue it. Every step is read from the unit's status, so a restart resumes where it was.
+   * to requeue it. A unit whose pods still terminate keeps it until they are gone. Every step is
+   * read from the unit's status and the pods, so a restart resumes where it was.
    */
   private void feed(QueueUnit unit) {
     String id = UnitSpecs.id(unit);
     core.upsertUnit(UnitSpecs.from(unit, QuotaResolver.resolve(unit, quotas), queues));
     QueueUnitStatus status = unit.getStatus();
+    boolean podsLeft = pods.hasPods(id);
     if (UnitStatuses.isFinished(status)) {
-      core.markFinished(id);
+      if (podsLeft) {
+        core.holdUntilReleased(id, admittedAt(status));
+      } else {
+        core.markFinished(id);
+      }
       return;
     }
     core.restoreRequeues(id, UnitStatuses.requeues(status), UnitStatuses.requeueAt(status));
@@ -285,6 +332,8 @@ public final class AdmissionLoop implements AutoCloseable {
       }
     } else if (UnitStatuses.awaitsRelease(status)) {
       core.markPreempted(id, admittedAt(status));
+    } else if (podsLeft) {
+      core.holdUntilReleased(id, admittedAt(status));
     } else if (held == UnitPhase.ADMITTED
         || (held == UnitPhase.PENDING && UnitStatuses.awaitsBackoff(status))) {
       core.requeue(id, clock.instant());

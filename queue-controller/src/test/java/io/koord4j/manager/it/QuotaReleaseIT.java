@@ -1,0 +1,142 @@
+package io.koord4j.manager.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.koord4j.api.queue.QueueUnit;
+import io.koord4j.api.queue.QueueUnitConditions;
+import io.koord4j.api.queue.QueueUnitPhase;
+import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.manager.admission.UnitStatuses;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Quota is given to another job only once the pods that held it are gone. A finalizer on the
+ * pods stands for a long grace period: they stay terminating until the test lets them go.
+ */
+class QuotaReleaseIT extends InProcessManagerBase {
+  private static final String HOLD = "test.koord4j.io/hold";
+  private static final Duration DECISION = Duration.ofMinutes(3);
+  /** How long a released job's terminating pod is watched keeping others out. */
+  private static final Duration HELD = Duration.ofSeconds(10);
+
+  @Test
+  void aDeletedJobsQuotaWaitsForItsTerminatingPods() {
+    try (TestCluster cluster = new TestCluster(client, "it-release")) {
+      String quota = cluster.quota("team", null, false, "1", "1");
+      cluster.job("first", quota, 1, "1", 0, "600s");
+      Pod pod = awaitRunningPod(cluster, "first");
+      hold(pod);
+      try {
+        client.batch().v1().jobs().inNamespace(cluster.namespace).withName("first")
+            .withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
+        await().atMost(DECISION).until(() -> terminating(pod) && cluster.unit("first") == null);
+
+        cluster.job("second", quota, 1, "1", 0, "600s");
+        awaitWaitingForQuota(cluster, "second");
+        assertThat(cluster.resumed("second")).as("second started while the first's pod runs").isFalse();
+      } finally {
+        release(pod);
+      }
+      await().atMost(DECISION).until(() -> cluster.resumed("second"));
+    }
+  }
+
+  @Test
+  void aPreemptedJobsQuotaWaitsForItsTerminatingPods() {
+    try (TestCluster cluster = new TestCluster(client, "it-release-evicted")) {
+      String top = cluster.quota("top", null, true, "2", "2");
+      String a = cluster.quota("a", top, false, "1", "2");
+      String b = cluster.quota("b", top, false, "1", "2");
+      cluster.job("borrower", a, 1, "2", 0, "600s");
+      Pod pod = awaitRunningPod(cluster, "borrower");
+      hold(pod);
+      try {
+        cluster.job("lender", b, 1, "1", 0, "600s");
+        // Suspended, its pod terminating: the job has no active pod, and its unit is released.
+        await().atMost(DECISION)
+            .until(() -> terminating(pod) && isReleased(cluster, "borrower"));
+        await().during(HELD).atMost(HELD.multipliedBy(3)).until(() -> !cluster.resumed("lender"));
+      } finally {
+        release(pod);
+      }
+      await().atMost(DECISION).until(() -> cluster.resumed("lender"));
+    }
+  }
+
+  @Test
+  void aDeletedQuotaStaysChargedToItsParentUntilItsJobsEnd() {
+    try (TestCluster cluster = new TestCluster(client, "it-release-quota")) {
+      String top = cluster.quota("top", null, true, "2", "2");
+      String gone = cluster.quota("gone", top, false, "1", "2");
+      String kept = cluster.quota("kept", top, false, "1", "2");
+      cluster.job("running", gone, 1, "2", 0, "600s");
+      await().atMost(DECISION).until(() -> cluster.resumed("running"));
+
+      client.resources(ElasticQuota.class).inNamespace(TestCluster.QUOTA_NAMESPACE).withName(gone).delete();
+      await().atMost(DECISION).until(() -> cluster.quota(gone) == null);
+      cluster.job("next", kept, 1, "1", 0, "600s");
+      awaitWaitingForQuota(cluster, "next");
+      assertThat(cluster.resumed("next")).as("next started while the deleted quota's job runs").isFalse();
+
+      client.batch().v1().jobs().inNamespace(cluster.namespace).withName("running").delete();
+      await().atMost(DECISION).until(() -> cluster.resumed("next"));
+    }
+  }
+
+  private Pod awaitRunningPod(TestCluster cluster, String job) {
+    return await().atMost(DECISION)
+        .until(
+            () -> client.pods().inNamespace(cluster.namespace).withLabel("job-name", job).list().getItems()
+                .stream()
+                .filter(p -> p.getStatus() != null && "Running".equals(p.getStatus().getPhase()))
+                .findFirst(),
+            java.util.Optional::isPresent)
+        .orElseThrow();
+  }
+
+  /** The unit's pass has decided: it waits, and says it is for quota. */
+  private static void awaitWaitingForQuota(TestCluster cluster, String unit) {
+    await().atMost(DECISION)
+        .until(
+            () -> {
+              QueueUnit u = cluster.unit(unit);
+              return u != null && u.getStatus() != null && u.getStatus().getMessage() != null
+                  && QueueUnitPhase.ENQUEUED.equals(u.getStatus().getPhase())
+                  && u.getStatus().getMessage().contains("quota");
+            });
+  }
+
+  private void hold(Pod pod) {
+    client.pods().resource(pod).edit(p -> new PodBuilder(p).editMetadata().addToFinalizers(HOLD).endMetadata().build());
+  }
+
+  private void release(Pod pod) {
+    Pod current = client.pods().resource(pod).get();
+    if (current != null) {
+      client.pods().resource(current).edit(p -> {
+        p.getMetadata().setFinalizers(
+            p.getMetadata().getFinalizers().stream().filter(f -> !HOLD.equals(f)).toList());
+        return p;
+      });
+    }
+  }
+
+  private boolean terminating(Pod pod) {
+    Pod current = client.pods().resource(pod).get();
+    return current != null && current.getMetadata().getDeletionTimestamp() != null;
+  }
+
+  /** Evicted, and its job seen stopped: the unit no longer claims its quota itself. */
+  private static boolean isReleased(TestCluster cluster, String unit) {
+    Condition evicted = cluster.condition(unit, QueueUnitConditions.EVICTED);
+    return evicted != null
+        && "True".equals(evicted.getStatus())
+        && !UnitStatuses.awaitsRelease(cluster.unit(unit).getStatus());
+  }
+}
