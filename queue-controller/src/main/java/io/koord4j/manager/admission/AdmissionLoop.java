@@ -64,6 +64,8 @@ public final class AdmissionLoop implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionLoop.class);
   private static final Duration COALESCE = Duration.ofMillis(100);
   private static final Duration RETRY = Duration.ofSeconds(1);
+  /** How often the core is compared with the cluster (see reconcileWithCluster). */
+  private static final Duration RECONCILE = Duration.ofSeconds(30);
 
   private final KubernetesClient client;
   private final SharedInformers informers;
@@ -127,6 +129,9 @@ public final class AdmissionLoop implements AutoCloseable {
     } catch (ExecutionException e) {
       throw new IllegalStateException("cannot rebuild the admission state", e.getCause());
     }
+    thread.scheduleWithFixedDelay(
+        () -> onLoop(this::reconcileWithCluster),
+        RECONCILE.toMillis(), RECONCILE.toMillis(), TimeUnit.MILLISECONDS);
     LOG.info(
         "admission loop started with {} units, {} quotas, {} queues, {} nodes",
         units.size(), quotas.size(), queues.size(), nodes.size());
@@ -436,7 +441,8 @@ public final class AdmissionLoop implements AutoCloseable {
 
   /**
    * Replaces the core's view of a unit by the cluster's, forgetting an admission or a preemption
-   * that was not stored.
+   * that was not stored. When the unit cannot be re-read either, the last state seen of it stands
+   * in: a write that failed is never taken as done, and the informer brings any newer state.
    */
   private void reread(String id) {
     String[] namespaceAndName = id.split("/", 2);
@@ -448,20 +454,52 @@ public final class AdmissionLoop implements AutoCloseable {
               .withName(namespaceAndName[1])
               .get();
     } catch (KubernetesClientException e) {
-      LOG.warn("cannot re-read unit {}", id, e);
+      LOG.warn("cannot re-read unit {}; going by its last known state", id, e);
+      fresh = units.get(id);
       passAt(clock.instant().plus(RETRY));
-      return;
     }
+    if (fresh == null) {
+      written.remove(id);
+      onUnitGone(units.get(id));
+    } else {
+      reset(fresh);
+    }
+  }
+
+  /** Feeds the unit as if first seen, dropping what the core decided for it alone. */
+  private void reset(QueueUnit unit) {
+    String id = UnitSpecs.id(unit);
     written.remove(id);
     announced.remove(id);
-    if (fresh == null) {
-      onUnitGone(units.get(id));
-      return;
-    }
     if (core.status(id).map(status -> status.phase() == UnitPhase.ADMITTED).orElse(false)) {
       core.removeUnit(id);
     }
-    onUnit(fresh);
+    onUnit(unit);
+  }
+
+  /**
+   * Checks, now and then, that the core holds quota for exactly the units the cluster shows
+   * holding it, and resets any unit on which they disagree: a safety net under the write path.
+   */
+  private void reconcileWithCluster() {
+    List<QueueUnit> drifted =
+        units.values().stream()
+            .filter(unit -> core.status(UnitSpecs.id(unit)).isPresent())
+            .filter(unit -> coreHoldsQuota(unit) != clusterHoldsQuota(unit))
+            .toList();
+    if (!drifted.isEmpty()) {
+      LOG.warn("admission state of {} units differed from the cluster; reset", drifted.size());
+      drifted.forEach(this::reset);
+      passSoon();
+    }
+  }
+
+  private boolean coreHoldsQuota(QueueUnit unit) {
+    return core.status(UnitSpecs.id(unit)).orElseThrow().phase() == UnitPhase.ADMITTED;
+  }
+
+  private boolean clusterHoldsQuota(QueueUnit unit) {
+    return UnitStatuses.holdsQuota(unit.getStatus()) || pods.hasPods(UnitSpecs.id(unit));
   }
 
   private AdmissionSnapshot snapshot(AdmissionPass pass) {

@@ -264,6 +264,11 @@ public final class UnitStatuses {
     return QueueUnitPhase.DEQUEUED.equals(phase) || QueueUnitPhase.RUNNING.equals(phase);
   }
 
+  /** Whether the status says the unit holds its quota: admitted, reserved, or awaiting release. */
+  public static boolean holdsQuota(QueueUnitStatus status) {
+    return isAdmitted(status) || isReserved(status) || awaitsRelease(status);
+  }
+
   /** Evicted, but its job has not been seen stopped yet: the unit still holds its quota. */
   public static boolean awaitsRelease(QueueUnitStatus status) {
     return status != null
