@@ -33,6 +33,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,13 +64,15 @@ public final class Manager implements LeaderControllers {
   /** Answers the gang-feasibility checks that Queues name, for their units. */
   private KueueAdmissionCheckController<QueueUnit> unitChecks;
 
-  public Manager(KubernetesClient client, MeterRegistry registry) {
+  /** @param leading whether this replica surely still leads, checked before admission writes */
+  public Manager(KubernetesClient client, MeterRegistry registry, BooleanSupplier leading) {
     this.client = client;
     this.informers = new SharedInformers(client);
     Clock clock = Clock.systemUTC();
     AdmissionSnapshots snapshots = new AdmissionSnapshots();
     this.loop =
-        new AdmissionLoop(client, informers, clock, snapshots, new ManagerMetrics(registry, snapshots));
+        new AdmissionLoop(
+            client, informers, clock, snapshots, new ManagerMetrics(registry, snapshots), leading);
     this.operator =
         new Operator(
             overrider ->
@@ -141,6 +144,7 @@ public final class Manager implements LeaderControllers {
     return unitChecks;
   }
 
+  /** Stops everything; the admission loop has stopped when this returns. */
   @Override
   public void close() {
     operator.stop();

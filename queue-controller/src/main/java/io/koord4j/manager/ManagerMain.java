@@ -56,18 +56,25 @@ public final class ManagerMain {
         settings.webhook() && !settings.kueueAdmissionCheck()
             ? startWebhook(client, registry)
             : null;
+    LeaseFence lease =
+        new LeaseFence(
+            new LeaseLock(settings.namespace(), settings.leaseName(), identity()),
+            settings.renewDeadline(),
+            System::nanoTime);
     LeaderControllers manager =
         settings.kueueAdmissionCheck()
             ? new KueueCheckControllers(client)
-            : new Manager(client, registry);
+            : new Manager(client, registry, lease);
     AtomicBoolean stopping = new AtomicBoolean();
-    LeaderElector elector = leaderElector(client, settings, manager, stopping);
+    LeaderElector elector = leaderElector(client, settings, lease, manager, stopping);
     AtomicReference<CompletableFuture<?>> leadership = new AtomicReference<>();
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
                   stopping.set(true);
+                  // Nothing is written as the leader once the Lease may go: fenced, then stopped.
+                  lease.revoke();
                   manager.close();
                   Optional.ofNullable(leadership.get()).ifPresent(f -> f.cancel(true));
                   // A successor need not wait for the lease to expire.
@@ -107,20 +114,22 @@ public final class ManagerMain {
     System.exit(status);
   }
 
+  private static String identity() throws UnknownHostException {
+    return InetAddress.getLocalHost().getHostName() + "-" + ProcessHandle.current().pid();
+  }
+
   private static LeaderElector leaderElector(
       KubernetesClient client,
       ManagerSettings settings,
+      LeaseFence lease,
       LeaderControllers manager,
-      AtomicBoolean stopping)
-      throws UnknownHostException {
-    String identity =
-        InetAddress.getLocalHost().getHostName() + "-" + ProcessHandle.current().pid();
+      AtomicBoolean stopping) {
     return client
         .leaderElector()
         .withConfig(
             new LeaderElectionConfigBuilder()
                 .withName(settings.leaseName())
-                .withLock(new LeaseLock(settings.namespace(), settings.leaseName(), identity))
+                .withLock(lease)
                 .withLeaseDuration(settings.leaseDuration())
                 .withRenewDeadline(settings.renewDeadline())
                 .withRetryPeriod(settings.retryPeriod())

@@ -42,6 +42,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,6 +65,7 @@ public final class AdmissionLoop implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionLoop.class);
   private static final Duration COALESCE = Duration.ofMillis(100);
   private static final Duration RETRY = Duration.ofSeconds(1);
+  private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
   /** How often the core is compared with the cluster (see reconcileWithCluster). */
   private static final Duration RECONCILE = Duration.ofSeconds(30);
 
@@ -73,6 +75,8 @@ public final class AdmissionLoop implements AutoCloseable {
   private final AdmissionSnapshots snapshots;
   private final AdmissionObserver observer;
   private final QueueUnitStatusRecorder recorder;
+  /** Whether this replica surely still leads; checked before each write. */
+  private final BooleanSupplier leading;
   private final AdmissionCore core = new AdmissionCore(new SplittableRandom());
   private final ScheduledExecutorService thread =
       Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "admission-loop"));
@@ -105,8 +109,10 @@ public final class AdmissionLoop implements AutoCloseable {
       SharedInformers informers,
       Clock clock,
       AdmissionSnapshots snapshots,
-      AdmissionObserver observer) {
+      AdmissionObserver observer,
+      BooleanSupplier leading) {
     this.client = client;
+    this.leading = leading;
     this.informers = informers;
     this.clock = clock;
     this.snapshots = snapshots;
@@ -137,10 +143,18 @@ public final class AdmissionLoop implements AutoCloseable {
         units.size(), quotas.size(), queues.size(), nodes.size());
   }
 
+  /** Returns once the loop has stopped, so that no write of it follows (e.g. the Lease's release). */
   @Override
   public void close() {
     handlers.forEach(AdmissionLoop::removeHandler);
     thread.shutdownNow();
+    try {
+      if (!thread.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+        LOG.warn("the admission loop did not stop within {}", CLOSE_WAIT);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   // ---- informer events, all on the loop thread
@@ -421,9 +435,17 @@ public final class AdmissionLoop implements AutoCloseable {
     }
   }
 
-  /** Writes a status; a refused write is undone by re-reading the unit. */
+  /**
+   * Writes a status; a refused write is undone by re-reading the unit. A replica that may no
+   * longer lead writes nothing and forgets the decision.
+   */
   private boolean store(QueueUnit unit, QueueUnitStatus desired, Instant now) {
     String id = UnitSpecs.id(unit);
+    if (!leading.getAsBoolean()) {
+      LOG.warn("not writing the status of {}: this replica may no longer lead", id);
+      reset(unit);
+      return false;
+    }
     try {
       Optional<QueueUnit> stored = recorder.record(unit, desired, now);
       stored.ifPresent(

@@ -21,13 +21,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * An admission loop that reads the real cluster but whose every write and re-read fails, as when
- * the API server is unreachable for writes: it never counts an admission it could not store.
+ * An admission loop that reads the real cluster but cannot write, because every write and re-read
+ * fails or because the replica may no longer lead: it never counts an admission it did not store.
  */
 class FailedWritesIT {
   private static KubernetesClient client;
@@ -51,25 +52,44 @@ class FailedWritesIT {
         KubernetesClient unreachable =
             new KubernetesClientBuilder()
                 .withConfig(new ConfigBuilder().withMasterUrl("https://127.0.0.1:1").withRequestRetryBackoffLimit(0).build())
-                .build();
-        SharedInformers informers = new SharedInformers(client)) {
-      cluster.queue("team", null);
-      String quota = cluster.quota("team", null, false, "4", "4");
-      client.resource(unit(cluster, "first", quota)).create();
-      AdmissionSnapshots snapshots = new AdmissionSnapshots();
-      List<ResourceVector> used = new CopyOnWriteArrayList<>();
-      snapshots.subscribe(snapshot -> recordUsed(snapshot, quota, used));
-
-      try (AdmissionLoop loop =
-          new AdmissionLoop(unreachable, informers, Clock.systemUTC(), snapshots, (queue, waited) -> {})) {
-        loop.start();
-        // Several passes: each admits the unit, fails to store it, and forgets the admission.
-        await().atMost(Duration.ofMinutes(2)).until(() -> used.size() >= 3);
-      }
+                .build()) {
+      List<ResourceVector> used = usedAfterPasses(cluster, unreachable, () -> true);
 
       assertThat(used).as("quota used after each pass").allMatch(ResourceVector::isZero);
       assertThat(cluster.phase("first")).as("nothing was stored").isNull();
     }
+  }
+
+  @Test
+  void aReplicaThatMayNoLongerLeadWritesNoAdmission() throws InterruptedException {
+    try (TestCluster cluster = new TestCluster(client, "it-fenced-writes")) {
+      List<ResourceVector> used = usedAfterPasses(cluster, client, () -> false);
+
+      assertThat(used).as("quota used after each pass").allMatch(ResourceVector::isZero);
+      assertThat(cluster.phase("first")).as("nothing was stored").isNull();
+    }
+  }
+
+  /**
+   * Runs a loop writing through {@code writes} over one unit that fits, for a few passes: each
+   * admits the unit and tries to store it. Returns the quota's used amount after each pass.
+   */
+  private static List<ResourceVector> usedAfterPasses(
+      TestCluster cluster, KubernetesClient writes, BooleanSupplier leading) throws InterruptedException {
+    cluster.queue("team", null);
+    String quota = cluster.quota("team", null, false, "4", "4");
+    client.resource(unit(cluster, "first", quota)).create();
+    AdmissionSnapshots snapshots = new AdmissionSnapshots();
+    List<ResourceVector> used = new CopyOnWriteArrayList<>();
+    snapshots.subscribe(snapshot -> recordUsed(snapshot, quota, used));
+    try (SharedInformers informers = new SharedInformers(client);
+        AdmissionLoop loop =
+            new AdmissionLoop(
+                writes, informers, Clock.systemUTC(), snapshots, (queue, waited) -> {}, leading)) {
+      loop.start();
+      await().atMost(Duration.ofMinutes(2)).until(() -> used.size() >= 3);
+    }
+    return used;
   }
 
   private static void recordUsed(AdmissionSnapshot snapshot, String quota, List<ResourceVector> used) {
