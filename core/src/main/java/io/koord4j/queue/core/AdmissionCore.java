@@ -2,6 +2,7 @@ package io.koord4j.queue.core;
 
 import io.koord4j.quota.QuotaSpec;
 import io.koord4j.quota.ResourceVector;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -17,6 +18,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.random.RandomGenerator;
+import java.util.stream.Stream;
 
 /**
  * The queueing and admission core: queues, units and elastic quota in memory, and a
@@ -34,7 +36,7 @@ import java.util.random.RandomGenerator;
  *       for units the cluster shows as admitted, {@link #markPreempted} for evicted units that
  *       still hold their quota, and {@link #restoreRequeues} for what the cluster recorded of
  *       each unit's requeues.
- *   <li>Run {@link #pass} when something changed or at {@link AdmissionPass#nextBackoffExpiry}.
+ *   <li>Run {@link #pass} when something changed or at {@link AdmissionPass#nextPassBy}.
  *   <li>Admitted units are counted at once. The controller dequeues and resumes their jobs; if
  *       it cannot, it calls {@link #requeue} (back off and retry) or {@link #removeUnit}.
  *   <li>Preemptions are decisions only: the victims keep their quota. The controller suspends
@@ -46,6 +48,9 @@ import java.util.random.RandomGenerator;
  * </ol>
  */
 public final class AdmissionCore {
+
+  /** How long a preemption victim may take to stop before preemption goes on without it. */
+  public static final Duration VICTIM_TIMEOUT = PreemptionsInFlight.TIMEOUT;
 
   private final RandomGenerator random;
   private final Map<String, QueuedUnit> units = new HashMap<>();
@@ -171,9 +176,7 @@ public final class AdmissionCore {
    */
   public void markPreempted(String id, Instant admittedAt) {
     markAdmitted(id, admittedAt);
-    if (!preemptions.isVictim(id)) {
-      preemptions.adopt(id);
-    }
+    preemptions.adopt(id, require(id).quota());
   }
 
   /**
@@ -269,9 +272,10 @@ public final class AdmissionCore {
     endExpiredBackoffs(now);
     accounting.pruneRetired(admittedByQuota.keySet());
     refreshQuotas();
+    List<String> timedOut = preemptions.expire(now);
     PassRun run = new PassRun(this, now);
     queueLevels().forEach(run::serve);
-    return run.result(queues.values(), nextBackoffExpiry());
+    return run.result(queues.values(), timedOut, nextPassBy());
   }
 
   /** Configured queues by descending priority; equal ones rotate so none is always first. */
@@ -301,10 +305,15 @@ public final class AdmissionCore {
     }
   }
 
-  private Optional<Instant> nextBackoffExpiry() {
-    return backoffTimeline.isEmpty()
-        ? Optional.empty()
-        : Optional.of(backoffTimeline.first().backoffUntil);
+  /** The earliest end of a backoff or of a victim's time to stop. */
+  private Optional<Instant> nextPassBy() {
+    Optional<Instant> backoff =
+        backoffTimeline.isEmpty()
+            ? Optional.empty()
+            : Optional.of(backoffTimeline.first().backoffUntil);
+    return Stream.of(backoff, preemptions.nextTimeout())
+        .flatMap(Optional::stream)
+        .min(Instant::compareTo);
   }
 
   // ---- used by a pass

@@ -65,7 +65,8 @@ final class PassRun {
     }
   }
 
-  AdmissionPass result(Collection<QueueState> queues, Optional<Instant> nextBackoffExpiry) {
+  AdmissionPass result(
+      Collection<QueueState> queues, List<String> timedOutVictims, Optional<Instant> nextPassBy) {
     Map<String, WaitingUnit> waiting = new LinkedHashMap<>();
     queues.stream()
         .sorted(Comparator.comparing(q -> q.name))
@@ -85,7 +86,7 @@ final class PassRun {
                 waiting.put(unit.id(), waitingUnit(unit, ++position, reason));
               }
             });
-    return new AdmissionPass(admitted, preemptions, waiting, nextBackoffExpiry);
+    return new AdmissionPass(admitted, preemptions, timedOutVictims, waiting, nextPassBy);
   }
 
   private static WaitingUnit waitingUnit(QueuedUnit unit, int position, WaitReason reason) {
@@ -141,7 +142,7 @@ final class PassRun {
    */
   private List<String> preempt(QueueState queue, QueuedUnit unit, AdmissionResult shortage) {
     String quota = unit.quota();
-    if (inFlight.isBusy(quota) || !preemptionTried.add(queue.name + '\n' + quota)) {
+    if (inFlight.isBusy(quota, core.accounting()::treeOf) || !preemptionTried.add(queue.name + '\n' + quota)) {
       return List.of();
     }
     // Borrowers sit under an ancestor; a shortage at the leaf itself is the leaf's own use.
@@ -178,7 +179,7 @@ final class PassRun {
   }
 
   private void start(QueuedUnit preemptor, List<String> victims, String reason) {
-    inFlight.start(preemptor.id(), preemptor.quota(), victims);
+    inFlight.start(preemptor.id(), preemptor.quota(), victims, now);
     victims.forEach(v -> preemptions.add(new Preemption(v, preemptor.id(), reason)));
     Set<String> taken = new HashSet<>(victims);
     if (borrowers != null) {

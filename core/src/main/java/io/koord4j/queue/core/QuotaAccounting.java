@@ -91,6 +91,15 @@ final class QuotaAccounting {
     }
   }
 
+  /** The top quota of {@code quota}'s tree (itself when top-level or unknown). */
+  String treeOf(String quota) {
+    String top = quota;
+    while (tree.contains(top) && !QuotaTree.ROOT.equals(top) && !QuotaTree.ROOT.equals(tree.parentOf(top))) {
+      top = tree.parentOf(top);
+    }
+    return top;
+  }
+
   boolean isRetired(String quota) {
     return retired.containsKey(quota);
   }

@@ -385,9 +385,10 @@ public final class AdmissionLoop implements AutoCloseable {
       AdmissionPass pass = core.pass(now);
       pass.admitted().forEach(id -> admit(id, now));
       pass.preemptions().forEach(preemption -> preempt(preemption, now));
+      pass.timedOutVictims().forEach(victim -> givenUp(victim, now));
       pass.waiting().values().forEach(waiting -> explain(waiting, now));
       snapshots.publish(snapshot(pass));
-      pass.nextBackoffExpiry().ifPresent(this::passAt);
+      pass.nextPassBy().ifPresent(this::passAt);
     } catch (RuntimeException e) {
       LOG.error("admission pass failed; trying again in {}", RETRY, e);
       passAt(clock.instant().plus(RETRY));
@@ -413,6 +414,19 @@ public final class AdmissionLoop implements AutoCloseable {
     QueueUnit unit = units.get(preemption.unitId());
     if (store(unit, UnitStatuses.preempted(unit, preemption.reason(), now), now)) {
       recorder.event(unit, "Warning", "Preempted", preemption.reason(), now);
+    }
+  }
+
+  /** A victim that did not stop in time: said on the unit and counted; preemption went on. */
+  private void givenUp(String id, Instant now) {
+    QueueUnit unit = units.get(id);
+    core.status(id).ifPresent(status -> observer.victimTimedOut(status.spec().queue()));
+    if (unit != null) {
+      recorder.event(
+          unit, "Warning", "PreemptionTimeout",
+          "preempted but its job did not stop within " + AdmissionCore.VICTIM_TIMEOUT
+              + "; preemption goes on without waiting for it",
+          now);
     }
   }
 
