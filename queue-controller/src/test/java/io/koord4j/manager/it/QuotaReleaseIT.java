@@ -13,6 +13,7 @@ import io.koord4j.api.queue.QueueUnitPhase;
 import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.manager.admission.UnitStatuses;
 import java.time.Duration;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,20 +31,16 @@ class QuotaReleaseIT extends InProcessManagerBase {
     try (TestCluster cluster = new TestCluster(client, "it-release")) {
       String quota = cluster.quota("team", null, false, "1", "1");
       cluster.job("first", quota, 1, "1", 0, "600s");
-      Pod pod = awaitRunningPod(cluster, "first");
-      hold(pod);
-      try {
-        client.batch().v1().jobs().inNamespace(cluster.namespace).withName("first")
-            .withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
-        await().atMost(DECISION).until(() -> terminating(pod) && cluster.unit("first") == null);
-
-        cluster.job("second", quota, 1, "1", 0, "600s");
-        awaitWaitingForQuota(cluster, "second");
-        assertThat(cluster.resumed("second")).as("second started while the first's pod runs").isFalse();
-      } finally {
-        release(pod);
-      }
-      await().atMost(DECISION).until(() -> cluster.resumed("second"));
+      whileItsPodTerminates(
+          cluster, "first", "second",
+          pod -> {
+            client.batch().v1().jobs().inNamespace(cluster.namespace).withName("first")
+                .withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
+            await().atMost(DECISION).until(() -> terminating(pod) && cluster.unit("first") == null);
+            cluster.job("second", quota, 1, "1", 0, "600s");
+            awaitWaitingForQuota(cluster, "second");
+            assertThat(cluster.resumed("second")).as("second started while the first's pod runs").isFalse();
+          });
     }
   }
 
@@ -54,18 +51,15 @@ class QuotaReleaseIT extends InProcessManagerBase {
       String a = cluster.quota("a", top, false, "1", "2");
       String b = cluster.quota("b", top, false, "1", "2");
       cluster.job("borrower", a, 1, "2", 0, "600s");
-      Pod pod = awaitRunningPod(cluster, "borrower");
-      hold(pod);
-      try {
-        cluster.job("lender", b, 1, "1", 0, "600s");
-        // Suspended, its pod terminating: the job has no active pod, and its unit is released.
-        await().atMost(DECISION)
-            .until(() -> terminating(pod) && isReleased(cluster, "borrower"));
-        await().during(HELD).atMost(HELD.multipliedBy(3)).until(() -> !cluster.resumed("lender"));
-      } finally {
-        release(pod);
-      }
-      await().atMost(DECISION).until(() -> cluster.resumed("lender"));
+      whileItsPodTerminates(
+          cluster, "borrower", "lender",
+          pod -> {
+            cluster.job("lender", b, 1, "1", 0, "600s");
+            // Suspended, its pod terminating: the job has no active pod, and its unit is released.
+            await().atMost(DECISION)
+                .until(() -> terminating(pod) && isReleased(cluster, "borrower"));
+            await().during(HELD).atMost(HELD.multipliedBy(3)).until(() -> !cluster.resumed("lender"));
+          });
     }
   }
 
@@ -87,6 +81,22 @@ class QuotaReleaseIT extends InProcessManagerBase {
       client.batch().v1().jobs().inNamespace(cluster.namespace).withName("running").delete();
       await().atMost(DECISION).until(() -> cluster.resumed("next"));
     }
+  }
+
+  /**
+   * Runs {@code scenario} while the running pod of {@code job} is kept terminating once deleted,
+   * then lets the pod go and waits for {@code next} to start.
+   */
+  private void whileItsPodTerminates(
+      TestCluster cluster, String job, String next, Consumer<Pod> scenario) {
+    Pod pod = awaitRunningPod(cluster, job);
+    hold(pod);
+    try {
+      scenario.accept(pod);
+    } finally {
+      release(pod);
+    }
+    await().atMost(DECISION).until(() -> cluster.resumed(next));
   }
 
   private Pod awaitRunningPod(TestCluster cluster, String job) {
