@@ -140,7 +140,12 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
    * Joins the pods to the gang, keeps them where the admission checks placed the gang, and
    * resumes the job in one update, after the PodGroup exists.
    */
-  private void start(T job, Map<String, String> nodeSelector, KubernetesClient client) {
+  private void start(T suspended, Map<String, String> nodeSelector, KubernetesClient client) {
+    // A job that ran before has its start cleared first, so that its templates may change.
+    T job =
+        adapter.withTemplatesMutable(suspended).isEmpty()
+            ? suspended
+            : client.resource(suspended).editStatus(ran -> adapter.withTemplatesMutable(ran).orElse(ran));
     List<PodSetInfo> podSets = adapter.podSets(job);
     if (Gangs.needsPodGroup(podSets)) {
       KubeObjects.createIfAbsent(client, Gangs.podGroup(job, podSets));
