@@ -13,6 +13,7 @@ import io.koord4j.api.queue.QueueUnitPhase;
 import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.manager.admission.UnitStatuses;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
@@ -47,14 +48,12 @@ class QuotaReleaseIT extends InProcessManagerBase {
   @Test
   void aPreemptedJobsQuotaWaitsForItsTerminatingPods() {
     try (TestCluster cluster = new TestCluster(client, "it-release-evicted")) {
-      String top = cluster.quota("top", null, true, "2", "2");
-      String a = cluster.quota("a", top, false, "1", "2");
-      String b = cluster.quota("b", top, false, "1", "2");
-      cluster.job("borrower", a, 1, "2", 0, "600s");
+      List<String> leaves = twoLeavesOfTwoCpus(cluster, "a", "b");
+      cluster.job("borrower", leaves.get(0), 1, "2", 0, "600s");
       whileItsPodTerminates(
           cluster, "borrower", "lender",
           pod -> {
-            cluster.job("lender", b, 1, "1", 0, "600s");
+            cluster.job("lender", leaves.get(1), 1, "1", 0, "600s");
             // Suspended, its pod terminating: the job has no active pod, and its unit is released.
             await().atMost(DECISION)
                 .until(() -> terminating(pod) && isReleased(cluster, "borrower"));
@@ -66,9 +65,9 @@ class QuotaReleaseIT extends InProcessManagerBase {
   @Test
   void aDeletedQuotaStaysChargedToItsParentUntilItsJobsEnd() {
     try (TestCluster cluster = new TestCluster(client, "it-release-quota")) {
-      String top = cluster.quota("top", null, true, "2", "2");
-      String gone = cluster.quota("gone", top, false, "1", "2");
-      String kept = cluster.quota("kept", top, false, "1", "2");
+      List<String> leaves = twoLeavesOfTwoCpus(cluster, "gone", "kept");
+      String gone = leaves.get(0);
+      String kept = leaves.get(1);
       cluster.job("running", gone, 1, "2", 0, "600s");
       await().atMost(DECISION).until(() -> cluster.resumed("running"));
 
@@ -81,6 +80,13 @@ class QuotaReleaseIT extends InProcessManagerBase {
       client.batch().v1().jobs().inNamespace(cluster.namespace).withName("running").delete();
       await().atMost(DECISION).until(() -> cluster.resumed("next"));
     }
+  }
+
+  /** Two leaves of min 1 and max 2 CPUs under a parent of 2: each can borrow the other's share. */
+  private static List<String> twoLeavesOfTwoCpus(TestCluster cluster, String first, String second) {
+    String top = cluster.quota("top", null, true, "2", "2");
+    return List.of(
+        cluster.quota(first, top, false, "1", "2"), cluster.quota(second, top, false, "1", "2"));
   }
 
   /**
