@@ -25,6 +25,7 @@ import io.koord4j.manager.metrics.ManagerMetrics;
 import io.koord4j.manager.noderesource.BatchResourceReconciler;
 import io.koord4j.manager.queue.QueueReconciler;
 import io.koord4j.manager.quota.ElasticQuotaReconciler;
+import io.koord4j.manager.quota.SystemQuotaKeeper;
 import io.koord4j.manager.support.InformerReconciler;
 import io.koord4j.manager.support.SharedInformers;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -63,6 +64,7 @@ public final class Manager implements LeaderControllers {
   private final Operator operator;
   /** Answers the gang-feasibility checks that Queues name, for their units. */
   private KueueAdmissionCheckController<QueueUnit> unitChecks;
+  private SystemQuotaKeeper systemQuotas;
 
   /** @param leading whether this replica surely still leads, checked before admission writes */
   public Manager(KubernetesClient client, MeterRegistry registry, BooleanSupplier leading) {
@@ -100,6 +102,8 @@ public final class Manager implements LeaderControllers {
   /** Rebuilds the admission state from the cluster, then starts reconciling. */
   public void start() throws InterruptedException {
     loop.start();
+    systemQuotas = new SystemQuotaKeeper(client, informers);
+    systemQuotas.start();
     unitChecks = KueueAdmissionCheckController.start(
         client, informers, new UnitAdmissionChecks(), CheckSettings.from(System.getenv()));
     publishers.add(
@@ -151,6 +155,9 @@ public final class Manager implements LeaderControllers {
     publishers.forEach(InformerReconciler::close);
     if (unitChecks != null) {
       unitChecks.close();
+    }
+    if (systemQuotas != null) {
+      systemQuotas.close();
     }
     loop.close();
     informers.close();

@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.koord4j.api.WellKnown;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitPhase;
@@ -19,6 +18,7 @@ import io.koord4j.manager.support.SharedInformers;
 import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.queue.core.AdmissionCore;
 import io.koord4j.queue.core.AdmissionPass;
+import io.koord4j.queue.core.ChargedPod;
 import io.koord4j.queue.core.Preemption;
 import io.koord4j.queue.core.UnitPhase;
 import io.koord4j.queue.core.UnitSpec;
@@ -26,6 +26,7 @@ import io.koord4j.queue.core.UnitStatus;
 import io.koord4j.queue.core.WaitingUnit;
 import io.koord4j.quota.ResourceVector;
 import io.koord4j.quota.kube.ElasticQuotaSpecs;
+import io.koord4j.quota.kube.PodCharges;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,7 +50,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The single owner of the {@link AdmissionCore}: informer events on QueueUnits, ElasticQuotas,
- * Queues and Nodes are applied on one thread, bursts of them are coalesced into one pass, and the
+ * Queues, Nodes and Pods (those no unit owns are charged to their quota) are applied on one thread, bursts of them are coalesced into one pass, and the
  * pass's decisions are written to the units' status.
  *
  * <p>State lives in the cluster: on start the core is rebuilt from the informers before the
@@ -88,6 +89,8 @@ public final class AdmissionLoop implements AutoCloseable {
   /** By {@link QueueKeys key}: namespace/name. */
   private final Map<String, Queue> queues = new HashMap<>();
   private final Map<String, ResourceVector> nodes = new HashMap<>();
+  /** Pods no unit owns, by uid, to charge them again when the quotas change. */
+  private final Map<String, Pod> chargedPods = new HashMap<>();
   /**
    * Per unit, the resourceVersion of our last write: older events are stale, and the event of the
    * write itself tells nothing new; both are ignored.
@@ -236,16 +239,8 @@ public final class AdmissionLoop implements AutoCloseable {
     passSoon();
   }
 
-  private void onPod(Pod pod) {
-    podsChanged(pods.update(pod));
-  }
-
-  private void onPodGone(Pod pod) {
-    podsChanged(pods.remove(pod));
-  }
-
   /** The last pod of a unit stopped, or its first appeared: the unit's charge may change. */
-  private void podsChanged(Optional<String> unitId) {
+  private void unitPodsChanged(Optional<String> unitId) {
     unitId.ifPresent(
         id -> {
           QueueUnit unit = units.get(id);
@@ -272,12 +267,9 @@ public final class AdmissionLoop implements AutoCloseable {
 
   /** The tree is replaced at once, and units re-resolve their quota (one may have appeared). */
   private void quotasChanged() {
-    core.setQuotas(
-        quotas.values().stream()
-            .filter(quota -> !WellKnown.ROOT_QUOTA.equals(quota.getMetadata().getName()))
-            .map(ElasticQuotaSpecs::from)
-            .toList());
+    core.setQuotas(ElasticQuotaSpecs.belowRoot(quotas.values()));
     units.values().forEach(this::feed);
+    List.copyOf(chargedPods.values()).forEach(this::onPod);
     passSoon();
   }
 
@@ -304,6 +296,35 @@ public final class AdmissionLoop implements AutoCloseable {
         .filter(unit -> name.equals(unit.getSpec().getQueue()) || unit.getSpec().getQueue() == null)
         .toList()
         .forEach(this::feed);
+  }
+
+  /**
+   * Pod status changes are many; a pass follows only those that change a quota's charge: that of
+   * a pod no unit owns, or whether a unit still has pods.
+   */
+  private void onPod(Pod pod) {
+    unitPodsChanged(pods.update(pod));
+    String uid = pod.getMetadata().getUid();
+    Optional<ChargedPod> charge = PodCharges.of(pod, quotas);
+    boolean changed;
+    if (charge.isPresent()) {
+      chargedPods.put(uid, pod);
+      changed = core.upsertPod(uid, charge.get());
+    } else {
+      chargedPods.remove(uid);
+      changed = core.removePod(uid);
+    }
+    if (changed) {
+      passSoon();
+    }
+  }
+
+  private void onPodGone(Pod pod) {
+    unitPodsChanged(pods.remove(pod));
+    chargedPods.remove(pod.getMetadata().getUid());
+    if (core.removePod(pod.getMetadata().getUid())) {
+      passSoon();
+    }
   }
 
   private void onNode(Node node) {
