@@ -43,6 +43,16 @@ public final class BatchJobAdapter implements JobAdapter<Job> {
   }
 
   @Override
+  public Optional<Job> withTemplatesMutable(Job job) {
+    if (job.getStatus() == null || job.getStatus().getStartTime() == null) {
+      return Optional.empty();
+    }
+    Job copy = new JobBuilder(job).build();
+    copy.getStatus().setStartTime(null);
+    return Optional.of(copy);
+  }
+
+  @Override
   public Job editPodTemplates(Job job, UnaryOperator<PodTemplateSpec> edit) {
     Job copy = new JobBuilder(job).build();
     copy.getSpec().setTemplate(edit.apply(copy.getSpec().getTemplate()));

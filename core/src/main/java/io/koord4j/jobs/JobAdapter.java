@@ -77,6 +77,16 @@ public interface JobAdapter<T extends HasMetadata> {
   T editPodTemplates(T job, UnaryOperator<PodTemplateSpec> edit);
 
   /**
+   * The job's status without what keeps its templates immutable once it ran, for a status write
+   * before {@link #editPodTemplates} on a job that is started again; empty when nothing needs
+   * clearing. A batch Job's templates stay immutable while {@code status.startTime} is set, even
+   * suspended, so Kueue clears it too.
+   */
+  default Optional<T> withTemplatesMutable(T job) {
+    return Optional.empty();
+  }
+
+  /**
    * The job's groups of identical pods, in a stable order.
    *
    * @throws IllegalArgumentException naming the field of an invalid resource quantity

@@ -19,6 +19,19 @@ class BatchJobAdapterTest {
   private final BatchJobAdapter adapter = new BatchJobAdapter();
 
   @Test
+  void aJobThatRanHasItsStartClearedSoItsTemplatesMayChangeAgain() {
+    Job ran = Fixtures.job("running");
+
+    Job cleared = adapter.withTemplatesMutable(ran).orElseThrow();
+
+    assertThat(cleared.getStatus().getStartTime()).isNull();
+    assertThat(cleared.getStatus().getActive()).isEqualTo(2);
+    assertThat(ran.getStatus().getStartTime()).as("the job itself is left alone").isNotNull();
+    assertThat(adapter.withTemplatesMutable(cleared)).isEmpty();
+    assertThat(adapter.withTemplatesMutable(Fixtures.job("plain"))).isEmpty();
+  }
+
+  @Test
   void runsParallelismPodsAsOneWholeGang() {
     PodSetInfo podSet = onlyPodSet(Fixtures.job("parallel"));
 

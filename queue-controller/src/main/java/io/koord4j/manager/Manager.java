@@ -36,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,13 +70,15 @@ public final class Manager implements LeaderControllers {
   private KueueAdmissionCheckController<QueueUnit> unitChecks;
   private SystemQuotaKeeper systemQuotas;
 
-  public Manager(KubernetesClient client, MeterRegistry registry) {
+  /** @param leading whether this replica surely still leads, checked before admission writes */
+  public Manager(KubernetesClient client, MeterRegistry registry, BooleanSupplier leading) {
     this.client = client;
     this.informers = new SharedInformers(client);
     Clock clock = Clock.systemUTC();
     AdmissionSnapshots snapshots = new AdmissionSnapshots();
     this.loop =
-        new AdmissionLoop(client, informers, clock, snapshots, new ManagerMetrics(registry, snapshots));
+        new AdmissionLoop(
+            client, informers, clock, snapshots, new ManagerMetrics(registry, snapshots), leading);
     this.operator =
         new Operator(
             overrider ->
@@ -151,6 +154,7 @@ public final class Manager implements LeaderControllers {
     return unitChecks;
   }
 
+  /** Stops everything; the admission loop has stopped when this returns. */
   @Override
   public void close() {
     operator.stop();

@@ -69,12 +69,17 @@ public final class ManagerMain {
         settings.webhook() && !settings.kueueAdmissionCheck()
             ? startWebhook(client, registry)
             : null;
+    LeaseFence lease =
+        new LeaseFence(
+            new LeaseLock(settings.namespace(), settings.leaseName(), identity()),
+            settings.renewDeadline(),
+            System::nanoTime);
     LeaderControllers manager =
         settings.kueueAdmissionCheck()
             ? new KueueCheckControllers(client)
-            : new Manager(client, registry);
+            : new Manager(client, registry, lease);
     AtomicBoolean stopping = new AtomicBoolean();
-    LeaderElector elector = leaderElector(client, settings, manager, stopping);
+    LeaderElector elector = leaderElector(client, settings, lease, manager, stopping);
     AtomicReference<CompletableFuture<?>> leadership = new AtomicReference<>();
     Runtime.getRuntime()
         .addShutdownHook(
@@ -82,6 +87,8 @@ public final class ManagerMain {
                 () -> {
                   ready.set(false);
                   stopping.set(true);
+                  // Nothing is written as the leader once the Lease may go: fenced, then stopped.
+                  lease.revoke();
                   manager.close();
                   Optional.ofNullable(leadership.get()).ifPresent(f -> f.cancel(true));
                   // A successor need not wait for the lease to expire.
@@ -121,21 +128,29 @@ public final class ManagerMain {
     System.exit(status);
   }
 
+  /**
+   * Unique per process: in the node's network two replicas share the host name, and in their
+   * containers both are process 1. {@code KOORD4J_LEASE_IDENTITY} names it instead (a pod name).
+   */
+  private static String identity() throws UnknownHostException {
+    String given = System.getenv("KOORD4J_LEASE_IDENTITY");
+    return given != null && !given.isBlank()
+        ? given
+        : InetAddress.getLocalHost().getHostName() + "_" + UUID.randomUUID();
+  }
+
   private static LeaderElector leaderElector(
       KubernetesClient client,
       ManagerSettings settings,
+      LeaseFence lease,
       LeaderControllers manager,
-      AtomicBoolean stopping)
-      throws UnknownHostException {
-    // Unique per process: in the node's network two replicas share the host name, and in their
-    // containers both are process 1.
-    String identity = InetAddress.getLocalHost().getHostName() + "_" + UUID.randomUUID();
+      AtomicBoolean stopping) {
     return client
         .leaderElector()
         .withConfig(
             new LeaderElectionConfigBuilder()
                 .withName(settings.leaseName())
-                .withLock(new LeaseLock(settings.namespace(), settings.leaseName(), identity))
+                .withLock(lease)
                 .withLeaseDuration(settings.leaseDuration())
                 .withRenewDeadline(settings.renewDeadline())
                 .withRetryPeriod(settings.retryPeriod())

@@ -2,6 +2,7 @@ package io.koord4j.queue.core;
 
 import io.koord4j.quota.QuotaSpec;
 import io.koord4j.quota.ResourceVector;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -17,6 +18,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.random.RandomGenerator;
+import java.util.stream.Stream;
 
 /**
  * The queueing and admission core: queues, units and elastic quota in memory, and a
@@ -35,7 +37,7 @@ import java.util.random.RandomGenerator;
  *       still hold their quota, and {@link #restoreRequeues} for what the cluster recorded of
  *       each unit's requeues. Set a {@link #setPlacementCheck} so that a gang no node could ever
  *       hold waits rather than taking quota.
- *   <li>Run {@link #pass} when something changed or at {@link AdmissionPass#nextBackoffExpiry}.
+ *   <li>Run {@link #pass} when something changed or at {@link AdmissionPass#nextPassBy}.
  *   <li>Admitted units are counted at once. The controller dequeues and resumes their jobs; if
  *       it cannot, it calls {@link #requeue} (back off and retry) or {@link #removeUnit}.
  *   <li>Preemptions are decisions only: the victims keep their quota. The controller suspends
@@ -47,6 +49,9 @@ import java.util.random.RandomGenerator;
  * </ol>
  */
 public final class AdmissionCore {
+
+  /** How long a preemption victim may take to stop before preemption goes on without it. */
+  public static final Duration VICTIM_TIMEOUT = PreemptionsInFlight.TIMEOUT;
 
   private final RandomGenerator random;
   private final Map<String, QueuedUnit> units = new HashMap<>();
@@ -82,13 +87,17 @@ public final class AdmissionCore {
     accounting.upsert(spec);
   }
 
+  /**
+   * A quota removed while units admitted under it still hold their request stays charged to its
+   * ancestors, admitting nothing more, until those units release it.
+   */
   public void removeQuota(String name) {
-    accounting.remove(name);
+    accounting.remove(name, admittedByQuota.keySet());
   }
 
-  /** Replaces every quota spec at once. */
+  /** Replaces every quota spec at once; a removed quota is kept as {@link #removeQuota} says. */
   public void setQuotas(Collection<QuotaSpec> specs) {
-    accounting.replaceAll(specs);
+    accounting.replaceAll(specs, admittedByQuota.keySet());
   }
 
   /** What the root quota shares: cluster allocatable minus what the system and default use. */
@@ -160,8 +169,13 @@ public final class AdmissionCore {
       units.put(spec.id(), unit);
       enter(unit);
     } else if (!unit.spec.equals(spec)) {
+      // An admitted unit stays charged to a removed quota until it releases it.
+      UnitSpec next =
+          unit.phase == UnitPhase.ADMITTED && accounting.isRetired(unit.quota())
+              ? spec.withQuota(unit.quota())
+              : spec;
       QueuedUnit changed = unit;
-      change(unit, () -> changed.spec = spec);
+      change(unit, () -> changed.spec = next);
     }
   }
 
@@ -193,9 +207,7 @@ public final class AdmissionCore {
    */
   public void markPreempted(String id, Instant admittedAt) {
     markAdmitted(id, admittedAt);
-    if (!preemptions.isVictim(id)) {
-      preemptions.adopt(id);
-    }
+    preemptions.adopt(id, require(id).quota());
   }
 
   /**
@@ -218,6 +230,24 @@ public final class AdmissionCore {
           });
     }
     unit.attempts = attempts;
+  }
+
+  /**
+   * The unit's job stopped, ended or is gone, but its pods still hold their resources (they
+   * terminate): its request counts as used, as if admitted, until {@link #requeue}, {@link
+   * #markFinished} or {@link #removeUnit} says the pods are gone. It is never chosen as a victim,
+   * and a queue waiting for pods to run does not wait for it.
+   */
+  public void holdUntilReleased(String id, Instant since) {
+    QueuedUnit unit = require(id);
+    if (unit.phase == UnitPhase.FINISHED) {
+      return;
+    }
+    if (unit.isWaiting()) {
+      admit(unit, since);
+    }
+    unit.releasing = true;
+    markPodsRunning(id);
   }
 
   public void markPodsRunning(String id) {
@@ -271,10 +301,12 @@ public final class AdmissionCore {
   /** Decides admissions and preemptions for everything waiting at {@code now}. */
   public AdmissionPass pass(Instant now) {
     endExpiredBackoffs(now);
+    accounting.pruneRetired(admittedByQuota.keySet());
     refreshQuotas();
+    List<String> timedOut = preemptions.expire(now);
     PassRun run = new PassRun(this, now);
     queueLevels().forEach(run::serve);
-    return run.result(queues.values(), nextBackoffExpiry());
+    return run.result(queues.values(), timedOut, nextPassBy());
   }
 
   /** Configured queues by descending priority; equal ones rotate so none is always first. */
@@ -304,10 +336,15 @@ public final class AdmissionCore {
     }
   }
 
-  private Optional<Instant> nextBackoffExpiry() {
-    return backoffTimeline.isEmpty()
-        ? Optional.empty()
-        : Optional.of(backoffTimeline.first().backoffUntil);
+  /** The earliest end of a backoff or of a victim's time to stop. */
+  private Optional<Instant> nextPassBy() {
+    Optional<Instant> backoff =
+        backoffTimeline.isEmpty()
+            ? Optional.empty()
+            : Optional.of(backoffTimeline.first().backoffUntil);
+    return Stream.of(backoff, preemptions.nextTimeout())
+        .flatMap(Optional::stream)
+        .min(Instant::compareTo);
   }
 
   // ---- used by a pass
@@ -343,6 +380,7 @@ public final class AdmissionCore {
     unit.phase = UnitPhase.ADMITTED;
     unit.admittedAt = at;
     unit.podsRunning = false;
+    unit.releasing = false;
     index(unit);
   }
 

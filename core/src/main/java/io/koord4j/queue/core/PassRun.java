@@ -65,7 +65,8 @@ final class PassRun {
     }
   }
 
-  AdmissionPass result(Collection<QueueState> queues, Optional<Instant> nextBackoffExpiry) {
+  AdmissionPass result(
+      Collection<QueueState> queues, List<String> timedOutVictims, Optional<Instant> nextPassBy) {
     Map<String, WaitingUnit> waiting = new LinkedHashMap<>();
     queues.stream()
         .sorted(Comparator.comparing(q -> q.name))
@@ -85,7 +86,7 @@ final class PassRun {
                 waiting.put(unit.id(), waitingUnit(unit, ++position, reason));
               }
             });
-    return new AdmissionPass(admitted, preemptions, waiting, nextBackoffExpiry);
+    return new AdmissionPass(admitted, preemptions, timedOutVictims, waiting, nextPassBy);
   }
 
   private static WaitingUnit waitingUnit(QueuedUnit unit, int position, WaitReason reason) {
@@ -152,7 +153,7 @@ final class PassRun {
    */
   private List<String> preempt(QueueState queue, QueuedUnit unit, AdmissionResult shortage) {
     String quota = unit.quota();
-    if (inFlight.isBusy(quota) || !preemptionTried.add(queue.name + '\n' + quota)) {
+    if (inFlight.isBusy(quota, core.accounting()::treeOf) || !preemptionTried.add(queue.name + '\n' + quota)) {
       return List.of();
     }
     // Borrowers sit under an ancestor; a shortage at the leaf itself is the leaf's own use.
@@ -184,12 +185,12 @@ final class PassRun {
   private List<QueuedUnit> sameQueueCandidates(QueueState queue, QueuedUnit unit) {
     return core.admittedIn(unit.quota()).stream()
         .filter(v -> v.spec.queue().equals(queue.name))
-        .filter(v -> !inFlight.isVictim(v.id()) && !admittedNow.contains(v))
+        .filter(v -> v.isPreemptable() && !inFlight.isVictim(v.id()) && !admittedNow.contains(v))
         .toList();
   }
 
   private void start(QueuedUnit preemptor, List<String> victims, String reason) {
-    inFlight.start(preemptor.id(), preemptor.quota(), victims);
+    inFlight.start(preemptor.id(), preemptor.quota(), victims, now);
     victims.forEach(v -> preemptions.add(new Preemption(v, preemptor.id(), reason)));
     Set<String> taken = new HashSet<>(victims);
     if (borrowers != null) {
@@ -216,6 +217,7 @@ final class PassRun {
         boolean overRuntime = !ledger.used(leaf).fitsIn(runtime);
         for (QueuedUnit unit : leafUnits) {
           if ((overRuntime || !unit.spec.request().fitsIn(runtime))
+              && unit.isPreemptable()
               && !admittedNow.contains(unit)
               && !inFlight.isVictim(unit.id())) {
             borrowers.add(unit.asAdmitted());

@@ -25,6 +25,8 @@ final class QueuedUnit {
   Instant backoffUntil;
   Instant admittedAt;
   boolean podsRunning;
+  /** Admitted only until its terminating pods are gone: not a victim (see holdUntilReleased). */
+  boolean releasing;
 
   QueuedUnit(UnitSpec spec) {
     this.spec = spec;
@@ -40,6 +42,11 @@ final class QueuedUnit {
 
   boolean isWaiting() {
     return phase == UnitPhase.PENDING || phase == UnitPhase.BACKOFF;
+  }
+
+  /** Admitted and may be evicted: not already stopping. */
+  boolean isPreemptable() {
+    return phase == UnitPhase.ADMITTED && !releasing;
   }
 
   AdmittedUnit asAdmitted() {

@@ -5,10 +5,13 @@ import io.koord4j.quota.QuotaLedger;
 import io.koord4j.quota.QuotaSpec;
 import io.koord4j.quota.QuotaTree;
 import io.koord4j.quota.ResourceVector;
+import java.util.ArrayDeque;
 import java.util.Collection;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Keeps the quota ledger in step with the units: pending and backing-off units count as demand,
@@ -20,10 +23,17 @@ import java.util.Map;
  * unit, before the next pass or query. Until then unit changes skip the ledger, since the
  * rebuild counts them anyway. If the specs do not form a valid tree the last valid tree stays
  * in force and {@link #violations} says why.
+ *
+ * <p>A quota removed while units admitted under it still run is <em>retired</em> rather than
+ * dropped: it stays in the tree with nothing of its own (min and max zero), so what its units use
+ * is still charged to its ancestors, and no unit is admitted to it. It leaves the tree once it
+ * holds no admitted unit ({@link #pruneRetired}).
  */
 final class QuotaAccounting {
 
   private final Map<String, QuotaSpec> specs = new HashMap<>();
+  /** Removed quotas kept for the units admitted under them, by name; also in {@link #specs}. */
+  private final Map<String, QuotaSpec> retired = new HashMap<>();
   private final Map<String, ChargedPod> pods = new HashMap<>();
   private ResourceVector clusterTotal = ResourceVector.EMPTY;
   private QuotaTree tree = QuotaTree.of(List.of());
@@ -32,17 +42,76 @@ final class QuotaAccounting {
   private boolean specsChanged;
 
   void upsert(QuotaSpec spec) {
+    retired.remove(spec.name());
     specsChanged |= !spec.equals(specs.put(spec.name(), spec));
   }
 
-  void remove(String quota) {
-    specsChanged |= specs.remove(quota) != null;
+  /** @param holding the leaves that hold admitted units */
+  void remove(String quota, Set<String> holding) {
+    if (specs.containsKey(quota) && !retired.containsKey(quota)) {
+      List<QuotaSpec> rest =
+          specs.values().stream()
+              .filter(spec -> !spec.name().equals(quota) && !retired.containsKey(spec.name()))
+              .toList();
+      replaceAll(rest, holding);
+    }
   }
 
-  void replaceAll(Collection<QuotaSpec> all) {
+  /**
+   * Replaces every spec; a quota left out is retired if a leaf in {@code holding} is it or lies
+   * under it.
+   */
+  void replaceAll(Collection<QuotaSpec> all, Set<String> holding) {
+    Map<String, QuotaSpec> before = new HashMap<>(specs);
     specs.clear();
+    retired.clear();
     all.forEach(spec -> specs.put(spec.name(), spec));
+    Deque<String> needed = new ArrayDeque<>(holding);
+    while (!needed.isEmpty()) {
+      QuotaSpec gone = before.get(needed.pop());
+      if (gone != null && !specs.containsKey(gone.name())) {
+        QuotaSpec kept = retire(gone);
+        specs.put(kept.name(), kept);
+        retired.put(kept.name(), kept);
+        if (!kept.parent().isEmpty()) {
+          needed.push(kept.parent());
+        }
+      }
+    }
     specsChanged = true;
+  }
+
+  /** Drops the retired quotas that no longer hold admitted units, directly or below them. */
+  void pruneRetired(Set<String> holding) {
+    if (!retired.isEmpty()) {
+      List<QuotaSpec> live =
+          specs.values().stream().filter(spec -> !retired.containsKey(spec.name())).toList();
+      Map<String, QuotaSpec> before = Map.copyOf(retired);
+      boolean changedBefore = specsChanged;
+      replaceAll(live, holding);
+      specsChanged = changedBefore || !before.equals(retired);
+    }
+  }
+
+  /** The top quota of {@code quota}'s tree (itself when top-level or unknown). */
+  String treeOf(String quota) {
+    String top = quota;
+    while (tree.contains(top) && !QuotaTree.ROOT.equals(top) && !QuotaTree.ROOT.equals(tree.parentOf(top))) {
+      top = tree.parentOf(top);
+    }
+    return top;
+  }
+
+  boolean isRetired(String quota) {
+    return retired.containsKey(quota);
+  }
+
+  private static QuotaSpec retire(QuotaSpec spec) {
+    Map<String, Long> zero = new HashMap<>();
+    spec.max().resourceNames().forEach(resource -> zero.put(resource, 0L));
+    ResourceVector none = ResourceVector.of(zero);
+    return new QuotaSpec(
+        spec.name(), spec.parent(), none, none, none, null, true, spec.isParent());
   }
 
   void setClusterTotal(ResourceVector total) {
@@ -95,7 +164,7 @@ final class QuotaAccounting {
   }
 
   private void chargePod(ChargedPod pod, int sign) {
-    if (pod == null || specsChanged || !isUsable(pod.quota())) {
+    if (pod == null || specsChanged || !isLeaf(pod.quota())) {
       return;
     }
     if (pod.placed()) {
@@ -116,8 +185,12 @@ final class QuotaAccounting {
     return ledger;
   }
 
-  /** True when units of {@code quota} are counted: it exists and is a leaf. */
+  /** True when units may be admitted to {@code quota}: a leaf of the tree, not retired. */
   boolean isUsable(String quota) {
+    return isLeaf(quota) && !retired.containsKey(quota);
+  }
+
+  private boolean isLeaf(String quota) {
     return tree.contains(quota) && tree.isLeaf(quota);
   }
 
@@ -149,6 +222,6 @@ final class QuotaAccounting {
   }
 
   private boolean isCounted(QueuedUnit unit) {
-    return !specsChanged && isUsable(unit.quota());
+    return !specsChanged && isLeaf(unit.quota());
   }
 }

@@ -33,4 +33,8 @@ public record UnitSpec(
       throw new IllegalArgumentException("unit " + id + " requests a negative amount: " + request);
     }
   }
+
+  public UnitSpec withQuota(String otherQuota) {
+    return new UnitSpec(id, queue, otherQuota, priority, arrival, request, podSetCount);
+  }
 }

@@ -10,6 +10,7 @@ import static io.koord4j.queue.core.Fixtures.unit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -175,5 +176,40 @@ class PreemptionTest {
     after.requeue("ns/a3", at(21));
     assertThat(after.pass(at(22)).admitted()).containsExactly("ns/b1");
     assertThat(after.used("org")).isEqualTo(cpu(10));
+  }
+
+  @Test
+  void aVictimAdoptedAfterARestartHoldsUpOnlyItsOwnTree() {
+    AdmissionCore core = twoTeams();
+    core.upsertQuota(group("lab", "", 4, 4));
+    core.upsertQuota(leaf("lab-x", "lab", 4, 4));
+    core.upsertQueue(QueueConfig.of("ql").withPreemption());
+    core.upsertUnit(unit("ns/stuck", "qa", "team-a", 0, 0, 3));
+    core.markPreempted("ns/stuck", at(0));
+    core.upsertUnit(unit("ns/low", "ql", "lab-x", 0, 1, 4));
+    core.pass(at(2));
+
+    core.upsertUnit(unit("ns/high", "ql", "lab-x", 10, 3, 4));
+    AdmissionPass pass = core.pass(at(4));
+
+    assertThat(pass.preemptions()).extracting(Preemption::unitId).containsExactly("ns/low");
+  }
+
+  @Test
+  void aVictimThatDoesNotStopIsGivenUpOnAndPreemptionMovesOn() {
+    AdmissionCore core = teamABorrowingFourCpus();
+    core.upsertUnit(unit("ns/b1", "qb", "team-b", 0, 10, 4));
+    assertThat(core.pass(at(11)).preemptions()).extracting(Preemption::unitId).containsExactly("ns/a3");
+    Instant deadline = at(11).plus(PreemptionsInFlight.TIMEOUT);
+
+    AdmissionPass before = core.pass(at(12));
+    assertThat(before.nextPassBy()).contains(deadline);
+    assertThat(before.timedOutVictims()).isEmpty();
+
+    AdmissionPass timedOut = core.pass(deadline);
+    assertThat(timedOut.timedOutVictims()).containsExactly("ns/a3");
+    assertThat(timedOut.preemptions()).extracting(Preemption::unitId).containsExactly("ns/a2");
+    assertThat(core.status("ns/a3").orElseThrow().preempting()).as("never chosen again").isTrue();
+    assertThat(core.pass(deadline.plusSeconds(1)).timedOutVictims()).as("reported once").isEmpty();
   }
 }

@@ -28,7 +28,7 @@ class UnitLifecycleTest {
     assertThat(delay).isBetween(Duration.ofSeconds(9), Duration.ofSeconds(11));
     assertThat(core.used("team")).isEqualTo(cpu(0));
     assertThat(during.admitted()).isEmpty();
-    assertThat(during.nextBackoffExpiry()).contains(status.backoffUntil());
+    assertThat(during.nextPassBy()).contains(status.backoffUntil());
     assertThat(during.waiting().get("ns/a").reason().message())
         .isEqualTo("in backoff until " + status.backoffUntil() + " after 1 requeue");
     assertThat(core.pass(status.backoffUntil()).admitted()).containsExactly("ns/a");

@@ -13,6 +13,8 @@ public final class QueueUnitConditions {
   public static final String REASON_DEACTIVATED = "Deactivated";
   public static final String REASON_BACKOFF_TIMEOUT = "BackoffTimeout";
   public static final String REASON_PREEMPTED = "Preempted";
+  /** koord4j's own: the job's pod counts or requests changed after its quota was reserved. */
+  public static final String REASON_JOB_CHANGED = "JobChanged";
   public static final String REASON_MAXIMUM_EXECUTION_TIME_EXCEEDED =
       "MaximumExecutionTimeExceeded";
 }

@@ -43,6 +43,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,6 +59,10 @@ import org.slf4j.LoggerFactory;
  * first pass, units whose phase is Reserved, Dequeued or Running, and evicted units whose jobs have
  * not stopped yet, counting as admitted, so a restart neither counts quota twice nor admits twice. A write that the API server refuses (conflict, unit gone)
  * is undone by re-reading the unit, and the next pass decides again.
+ *
+ * <p>A unit's quota is released only once its pods are gone: a finished, released or deleted
+ * unit whose pods still terminate stays charged until the last of them has stopped (see {@link
+ * UnitPods}).
  */
 public final class AdmissionLoop implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionLoop.class);
@@ -65,6 +70,8 @@ public final class AdmissionLoop implements AutoCloseable {
   private static final Duration RETRY = Duration.ofSeconds(1);
   /** How long closing waits for the pass under way: its writes are a few API calls. */
   private static final Duration FINISH_PASS = Duration.ofSeconds(10);
+  /** How often the core is compared with the cluster (see reconcileWithCluster). */
+  private static final Duration RECONCILE = Duration.ofSeconds(30);
 
   private final KubernetesClient client;
   private final SharedInformers informers;
@@ -72,6 +79,8 @@ public final class AdmissionLoop implements AutoCloseable {
   private final AdmissionSnapshots snapshots;
   private final AdmissionObserver observer;
   private final QueueUnitStatusRecorder recorder;
+  /** Whether this replica surely still leads; checked before each write. */
+  private final BooleanSupplier leading;
   private final AdmissionCore core = new AdmissionCore(new SplittableRandom());
   private final ScheduledThreadPoolExecutor thread = loopThread();
   private final InformerHandlers handlers = new InformerHandlers();
@@ -90,6 +99,10 @@ public final class AdmissionLoop implements AutoCloseable {
    * write itself tells nothing new; both are ignored.
    */
   private final Map<String, Long> written = new HashMap<>();
+  /** Pods that still hold resources, by the unit they belong to. */
+  private final UnitPods pods = new UnitPods();
+  /** Deleted units whose pods still terminate: still charged, by id. */
+  private final Map<String, QueueUnit> deletedHolding = new HashMap<>();
   /** Per unit, the kind of wait last announced with an event. */
   private final Map<String, String> announced = new HashMap<>();
 
@@ -102,8 +115,10 @@ public final class AdmissionLoop implements AutoCloseable {
       SharedInformers informers,
       Clock clock,
       AdmissionSnapshots snapshots,
-      AdmissionObserver observer) {
+      AdmissionObserver observer,
+      BooleanSupplier leading) {
     this.client = client;
+    this.leading = leading;
     this.informers = informers;
     this.clock = clock;
     this.snapshots = snapshots;
@@ -115,11 +130,12 @@ public final class AdmissionLoop implements AutoCloseable {
   /** Starts the informers, waits for their first lists and rebuilds the core from them. */
   public void start() throws InterruptedException {
     List<CompletableFuture<Void>> listed = new ArrayList<>(List.of(
+        // Pods first, so that the replay knows which units still have pods.
+        inform(informers.of(Pod.class), this::onPod, this::onPodGone),
         inform(informers.of(QueueUnit.class), this::onUnit, this::onUnitGone),
         inform(informers.of(ElasticQuota.class), this::onQuota, this::onQuotaGone),
         inform(informers.of(Queue.class), this::onQueue, this::onQueueGone),
-        inform(informers.of(Node.class), this::onNode, this::onNodeGone),
-        inform(informers.of(Pod.class), this::onPod, this::onPodGone)));
+        inform(informers.of(Node.class), this::onNode, this::onNodeGone)));
     // Without the Device kind a node's GPUs are read from its allocatable.
     if (client.supports(Device.class)) {
       listed.add(inform(informers.of(Device.class), this::onDevice, this::onDeviceGone));
@@ -130,6 +146,9 @@ public final class AdmissionLoop implements AutoCloseable {
     } catch (ExecutionException e) {
       throw new IllegalStateException("cannot rebuild the admission state", e.getCause());
     }
+    thread.scheduleWithFixedDelay(
+        () -> onLoop(this::reconcileWithCluster),
+        RECONCILE.toMillis(), RECONCILE.toMillis(), TimeUnit.MILLISECONDS);
     LOG.info(
         "admission loop started with {} units, {} quotas, {} queues, {} nodes",
         units.size(), quotas.size(), queues.size(), nodes.size());
@@ -182,7 +201,9 @@ public final class AdmissionLoop implements AutoCloseable {
   }
 
   private void upsert(HasMetadata object) {
-    if (object instanceof QueueUnit unit) {
+    if (object instanceof Pod pod) {
+      onPod(pod);
+    } else if (object instanceof QueueUnit unit) {
       onUnit(unit);
     } else if (object instanceof ElasticQuota quota) {
       onQuota(quota);
@@ -192,8 +213,6 @@ public final class AdmissionLoop implements AutoCloseable {
       onNode(node);
     } else if (object instanceof Device device) {
       onDevice(device);
-    } else if (object instanceof Pod pod) {
-      onPod(pod);
     }
   }
 
@@ -204,6 +223,7 @@ public final class AdmissionLoop implements AutoCloseable {
       return;
     }
     units.put(id, unit);
+    deletedHolding.remove(id);
     feed(unit);
     passSoon();
   }
@@ -214,8 +234,27 @@ public final class AdmissionLoop implements AutoCloseable {
     written.remove(id);
     announced.remove(id);
     placements.unitGone(id);
-    core.removeUnit(id);
+    if (pods.hasPods(id) && core.status(id).isPresent()) {
+      deletedHolding.put(id, unit);
+      core.holdUntilReleased(id, clock.instant());
+    } else {
+      core.removeUnit(id);
+    }
     passSoon();
+  }
+
+  /** The last pod of a unit stopped, or its first appeared: the unit's charge may change. */
+  private void unitPodsChanged(Optional<String> unitId) {
+    unitId.ifPresent(
+        id -> {
+          QueueUnit unit = units.get(id);
+          if (unit != null) {
+            feed(unit);
+          } else if (!pods.hasPods(id) && deletedHolding.remove(id) != null) {
+            core.removeUnit(id);
+          }
+          passSoon();
+        });
   }
 
   private void onQuota(ElasticQuota quota) {
@@ -263,8 +302,12 @@ public final class AdmissionLoop implements AutoCloseable {
         .forEach(this::feed);
   }
 
-  /** Pod status changes are many; a pass follows only those that change a quota's charge. */
+  /**
+   * Pod status changes are many; a pass follows only those that change a quota's charge: that of
+   * a pod no unit owns, or whether a unit still has pods.
+   */
   private void onPod(Pod pod) {
+    unitPodsChanged(pods.update(pod));
     String uid = pod.getMetadata().getUid();
     Optional<ChargedPod> charge = PodCharges.of(pod, quotas);
     boolean changed;
@@ -281,6 +324,7 @@ public final class AdmissionLoop implements AutoCloseable {
   }
 
   private void onPodGone(Pod pod) {
+    unitPodsChanged(pods.remove(pod));
     chargedPods.remove(pod.getMetadata().getUid());
     if (core.removePod(pod.getMetadata().getUid())) {
       passSoon();
@@ -319,14 +363,20 @@ public final class AdmissionLoop implements AutoCloseable {
   /**
    * Tells the core what the cluster says about a unit. An evicted unit keeps its quota until its
    * job reconciler, having seen the job stopped, clears QuotaReserved; only then is the core told
-   * to requeue it. Every step is read from the unit's status, so a restart resumes where it was.
+   * to requeue it. A unit whose pods still terminate keeps it until they are gone. Every step is
+   * read from the unit's status and the pods, so a restart resumes where it was.
    */
   private void feed(QueueUnit unit) {
     String id = UnitSpecs.id(unit);
     core.upsertUnit(UnitSpecs.from(unit, QuotaResolver.resolve(unit, quotas), queues));
     QueueUnitStatus status = unit.getStatus();
+    boolean podsLeft = pods.hasPods(id);
     if (UnitStatuses.isFinished(status)) {
-      core.markFinished(id);
+      if (podsLeft) {
+        core.holdUntilReleased(id, admittedAt(status));
+      } else {
+        core.markFinished(id);
+      }
       return;
     }
     core.restoreRequeues(id, UnitStatuses.requeues(status), UnitStatuses.requeueAt(status));
@@ -338,6 +388,8 @@ public final class AdmissionLoop implements AutoCloseable {
       }
     } else if (UnitStatuses.awaitsRelease(status)) {
       core.markPreempted(id, admittedAt(status));
+    } else if (podsLeft) {
+      core.holdUntilReleased(id, admittedAt(status));
     } else if (held == UnitPhase.ADMITTED
         || (held == UnitPhase.PENDING && UnitStatuses.awaitsBackoff(status))) {
       core.requeue(id, clock.instant());
@@ -370,9 +422,10 @@ public final class AdmissionLoop implements AutoCloseable {
       AdmissionPass pass = core.pass(now);
       pass.admitted().forEach(id -> admit(id, now));
       pass.preemptions().forEach(preemption -> preempt(preemption, now));
+      pass.timedOutVictims().forEach(victim -> givenUp(victim, now));
       pass.waiting().values().forEach(waiting -> explain(waiting, now));
       snapshots.publish(snapshot(pass));
-      pass.nextBackoffExpiry().ifPresent(this::passAt);
+      pass.nextPassBy().ifPresent(this::passAt);
     } catch (RuntimeException e) {
       LOG.error("admission pass failed; trying again in {}", RETRY, e);
       passAt(clock.instant().plus(RETRY));
@@ -401,6 +454,19 @@ public final class AdmissionLoop implements AutoCloseable {
     }
   }
 
+  /** A victim that did not stop in time: said on the unit and counted; preemption went on. */
+  private void givenUp(String id, Instant now) {
+    QueueUnit unit = units.get(id);
+    core.status(id).ifPresent(status -> observer.victimTimedOut(status.spec().queue()));
+    if (unit != null) {
+      recorder.event(
+          unit, "Warning", "PreemptionTimeout",
+          "preempted but its job did not stop within " + AdmissionCore.VICTIM_TIMEOUT
+              + "; preemption goes on without waiting for it",
+          now);
+    }
+  }
+
   /**
    * Says why a unit waits, when the kind of wait or the phase changes: amounts that move with
    * every admission elsewhere are not worth a write per waiting unit. An event only when the kind
@@ -420,9 +486,17 @@ public final class AdmissionLoop implements AutoCloseable {
     }
   }
 
-  /** Writes a status; a refused write is undone by re-reading the unit. */
+  /**
+   * Writes a status; a refused write is undone by re-reading the unit. A replica that may no
+   * longer lead writes nothing and forgets the decision.
+   */
   private boolean store(QueueUnit unit, QueueUnitStatus desired, Instant now) {
     String id = UnitSpecs.id(unit);
+    if (!leading.getAsBoolean()) {
+      LOG.warn("not writing the status of {}: this replica may no longer lead", id);
+      reset(unit);
+      return false;
+    }
     try {
       Optional<QueueUnit> stored = recorder.record(unit, desired, now);
       stored.ifPresent(
@@ -440,7 +514,8 @@ public final class AdmissionLoop implements AutoCloseable {
 
   /**
    * Replaces the core's view of a unit by the cluster's, forgetting an admission or a preemption
-   * that was not stored.
+   * that was not stored. When the unit cannot be re-read either, the last state seen of it stands
+   * in: a write that failed is never taken as done, and the informer brings any newer state.
    */
   private void reread(String id) {
     String[] namespaceAndName = id.split("/", 2);
@@ -452,20 +527,52 @@ public final class AdmissionLoop implements AutoCloseable {
               .withName(namespaceAndName[1])
               .get();
     } catch (KubernetesClientException e) {
-      LOG.warn("cannot re-read unit {}", id, e);
+      LOG.warn("cannot re-read unit {}; going by its last known state", id, e);
+      fresh = units.get(id);
       passAt(clock.instant().plus(RETRY));
-      return;
     }
+    if (fresh == null) {
+      written.remove(id);
+      onUnitGone(units.get(id));
+    } else {
+      reset(fresh);
+    }
+  }
+
+  /** Feeds the unit as if first seen, dropping what the core decided for it alone. */
+  private void reset(QueueUnit unit) {
+    String id = UnitSpecs.id(unit);
     written.remove(id);
     announced.remove(id);
-    if (fresh == null) {
-      onUnitGone(units.get(id));
-      return;
-    }
     if (core.status(id).map(status -> status.phase() == UnitPhase.ADMITTED).orElse(false)) {
       core.removeUnit(id);
     }
-    onUnit(fresh);
+    onUnit(unit);
+  }
+
+  /**
+   * Checks, now and then, that the core holds quota for exactly the units the cluster shows
+   * holding it, and resets any unit on which they disagree: a safety net under the write path.
+   */
+  private void reconcileWithCluster() {
+    List<QueueUnit> drifted =
+        units.values().stream()
+            .filter(unit -> core.status(UnitSpecs.id(unit)).isPresent())
+            .filter(unit -> coreHoldsQuota(unit) != clusterHoldsQuota(unit))
+            .toList();
+    if (!drifted.isEmpty()) {
+      LOG.warn("admission state of {} units differed from the cluster; reset", drifted.size());
+      drifted.forEach(this::reset);
+      passSoon();
+    }
+  }
+
+  private boolean coreHoldsQuota(QueueUnit unit) {
+    return core.status(UnitSpecs.id(unit)).orElseThrow().phase() == UnitPhase.ADMITTED;
+  }
+
+  private boolean clusterHoldsQuota(QueueUnit unit) {
+    return UnitStatuses.holdsQuota(unit.getStatus()) || pods.hasPods(UnitSpecs.id(unit));
   }
 
   private AdmissionSnapshot snapshot(AdmissionPass pass) {

@@ -9,4 +9,7 @@ public interface AdmissionObserver {
    * @param queue the unit's queue, by {@link QueueKeys key} (namespace/name)
    * @param waited from the unit's creation (its enqueue) to its admission */
   void admitted(String queue, Duration waited);
+
+  /** A preemption victim of the queue did not stop in time; preemption went on without it. */
+  default void victimTimedOut(String queue) {}
 }

@@ -162,17 +162,31 @@ public final class UnitStatuses {
    * admitted nor backing off.
    */
   public static QueueUnitStatus preempted(QueueUnit unit, String reason, Instant now) {
+    return evicted(unit, QueueUnitConditions.REASON_PREEMPTED, reason, now);
+  }
+
+  /**
+   * As {@link #preempted}, for a job that changed its pod counts or requests after its quota was
+   * reserved: it is suspended and requeued for what it now asks; {@code change} names the change.
+   */
+  public static QueueUnitStatus jobChanged(QueueUnit unit, String change, Instant now) {
+    return evicted(
+        unit, QueueUnitConditions.REASON_JOB_CHANGED,
+        "the job changed after its quota was reserved (" + change + "); it is suspended and requeued",
+        now);
+  }
+
+  private static QueueUnitStatus evicted(QueueUnit unit, String reason, String message, Instant now) {
     QueueUnitStatus status = copy(unit.getStatus());
     status.setPhase(QueueUnitPhase.TIMEOUT_BACKOFF);
-    status.setMessage(reason);
+    status.setMessage(message);
     endBackoff(status);
     List<Condition> conditions = status.getConditions();
-    String preempted = QueueUnitConditions.REASON_PREEMPTED;
     conditions =
-        set(conditions, QueueUnitConditions.QUOTA_RESERVED, true, preempted,
+        set(conditions, QueueUnitConditions.QUOTA_RESERVED, true, reason,
             "quota held until the job stops", now);
-    conditions = set(conditions, QueueUnitConditions.ADMITTED, false, preempted, reason, now);
-    conditions = set(conditions, QueueUnitConditions.EVICTED, true, preempted, reason, now);
+    conditions = set(conditions, QueueUnitConditions.ADMITTED, false, reason, message, now);
+    conditions = set(conditions, QueueUnitConditions.EVICTED, true, reason, message, now);
     status.setConditions(conditions);
     return status;
   }
@@ -272,6 +286,11 @@ public final class UnitStatuses {
   public static boolean isAdmitted(QueueUnitStatus status) {
     String phase = status == null ? null : status.getPhase();
     return QueueUnitPhase.DEQUEUED.equals(phase) || QueueUnitPhase.RUNNING.equals(phase);
+  }
+
+  /** Whether the status says the unit holds its quota: admitted, reserved, or awaiting release. */
+  public static boolean holdsQuota(QueueUnitStatus status) {
+    return isAdmitted(status) || isReserved(status) || awaitsRelease(status);
   }
 
   /** Evicted, but its job has not been seen stopped yet: the unit still holds its quota. */

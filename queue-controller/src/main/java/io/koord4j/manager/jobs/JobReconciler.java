@@ -14,6 +14,7 @@ import io.koord4j.api.queue.QueueUnitConditions;
 import io.koord4j.api.queue.QueueUnitPhase;
 import io.koord4j.api.queue.QueueUnitSpec;
 import io.koord4j.api.queue.QueueUnitStatus;
+import io.koord4j.jobs.GangShape;
 import io.koord4j.jobs.JobAdapter;
 import io.koord4j.jobs.JobPhase;
 import io.koord4j.jobs.PodSetInfo;
@@ -96,8 +97,11 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
       return;
     }
     QueueUnitStatus status = unit.get().getStatus();
+    Optional<String> change = changeSinceReserved(job, unit.get());
     if (phase.isFinished()) {
       finish(unit.get(), phase, client);
+    } else if (change.isPresent()) {
+      requeueChanged(unit.get(), change.get(), client);
     } else if (UnitStatuses.isAdmitted(status)) {
       if (adapter.isSuspended(job)) {
         start(job, UnitStatuses.checkedNodeSelector(status), client);
@@ -136,7 +140,12 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
    * Joins the pods to the gang, keeps them where the admission checks placed the gang, and
    * resumes the job in one update, after the PodGroup exists.
    */
-  private void start(T job, Map<String, String> nodeSelector, KubernetesClient client) {
+  private void start(T suspended, Map<String, String> nodeSelector, KubernetesClient client) {
+    // A job that ran before has its start cleared first, so that its templates may change.
+    T job =
+        adapter.withTemplatesMutable(suspended).isEmpty()
+            ? suspended
+            : client.resource(suspended).editStatus(ran -> adapter.withTemplatesMutable(ran).orElse(ran));
     List<PodSetInfo> podSets = adapter.podSets(job);
     if (Gangs.needsPodGroup(podSets)) {
       KubeObjects.createIfAbsent(client, Gangs.podGroup(job, podSets));
@@ -172,6 +181,27 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
             status.getConditions(), QueueUnitConditions.PODS_READY, true, "PodsRunning",
             "the job's pods run", clock.instant()));
     writeStatus(unit, status, client);
+  }
+
+  /**
+   * How the job's pod counts or requests differ from those its unit holds quota for; empty when
+   * they do not, or when the unit holds none. Such a change got past the webhook (down, or made
+   * by a controller).
+   */
+  private Optional<String> changeSinceReserved(T job, QueueUnit unit) {
+    QueueUnitStatus status = unit.getStatus();
+    boolean holdsQuota = UnitStatuses.isAdmitted(status) || UnitStatuses.isReserved(status);
+    return holdsQuota
+        ? QueueUnits.shape(unit).changeTo(GangShape.of(adapter, job))
+        : Optional.empty();
+  }
+
+  /** Evicts the unit; the job is then suspended, and its unit asks again for the new size. */
+  private void requeueChanged(QueueUnit unit, String change, KubernetesClient client) {
+    QueueUnitStatus evicted = UnitStatuses.jobChanged(unit, change, clock.instant());
+    writeStatus(unit, evicted, client);
+    new QueueUnitStatusRecorder(client)
+        .event(unit, "Warning", QueueUnitConditions.REASON_JOB_CHANGED, evicted.getMessage(), clock.instant());
   }
 
   /** A job changed while queued (e.g. its parallelism): the unit asks for the new amounts. */

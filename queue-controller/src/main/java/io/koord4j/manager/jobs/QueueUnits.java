@@ -9,9 +9,11 @@ import io.koord4j.api.WellKnown;
 import io.koord4j.api.kueue.PodSet;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitSpec;
+import io.koord4j.jobs.GangShape;
 import io.koord4j.jobs.JobAdapter;
 import io.koord4j.jobs.PodSetInfo;
 import io.koord4j.quantity.ResourceQuantities;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -68,6 +70,14 @@ public final class QueueUnits {
         .withController(true)
         .withBlockOwnerDeletion(true)
         .build();
+  }
+
+  /** The size the unit asks quota for: its pod sets' counts and its total request. */
+  static GangShape shape(QueueUnit unit) {
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    List<PodSet> podSets = unit.getSpec().getPodSet() == null ? List.of() : unit.getSpec().getPodSet();
+    podSets.forEach(podSet -> counts.put(podSet.getName(), podSet.getCount() == null ? 0 : podSet.getCount()));
+    return new GangShape(counts, ResourceQuantities.toVector(unit.getSpec().getResource()));
   }
 
   private static PodSet podSet(PodSetInfo info) {

@@ -5,6 +5,7 @@ import io.koord4j.manager.admission.AdmissionSnapshot;
 import io.koord4j.manager.admission.AdmissionSnapshots;
 import io.koord4j.manager.admission.QueueKeys;
 import io.koord4j.quota.ResourceVector;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
@@ -17,7 +18,8 @@ import java.util.function.Function;
 /**
  * The manager's Prometheus metrics: units pending and admitted per queue (labels {@code
  * namespace} and {@code queue}), how long units wait
- * from enqueue to admission, and quota used and runtime per quota and resource. CPU is in cores.
+ * from enqueue to admission, preemption victims given up on, and quota used and runtime per
+ * quota and resource. CPU is in cores.
  */
 public final class ManagerMetrics implements AdmissionObserver {
   private final MeterRegistry registry;
@@ -50,6 +52,15 @@ public final class ManagerMetrics implements AdmissionObserver {
         .publishPercentileHistogram()
         .register(registry)
         .record(waited);
+  }
+
+  @Override
+  public void victimTimedOut(String queue) {
+    Counter.builder("koord4j.preemption.victim.timeouts")
+        .description("preemption victims that did not stop in time and were given up on")
+        .tags(queueTags(queue))
+        .register(registry)
+        .increment();
   }
 
   private void update(AdmissionSnapshot snapshot) {

@@ -47,6 +47,27 @@ class UnitStatusesTest {
   }
 
   @Test
+  void aUnitHoldsQuotaFromAdmissionUntilItsReleaseAndAJobChangeIsAnEvictionNamingIt() {
+    QueueUnit unit = unit();
+    assertThat(UnitStatuses.holdsQuota(unit.getStatus())).isFalse();
+    unit.setStatus(UnitStatuses.admitted(unit, "nlp", T0));
+    assertThat(UnitStatuses.holdsQuota(unit.getStatus())).isTrue();
+
+    unit.setStatus(UnitStatuses.jobChanged(unit, "cpu from 1 to 2", T1));
+
+    assertThat(UnitStatuses.holdsQuota(unit.getStatus())).as("until the job stops").isTrue();
+    assertThat(UnitStatuses.find(unit.getStatus().getConditions(), QueueUnitConditions.EVICTED))
+        .satisfies(
+            c -> {
+              assertThat(c.getReason()).isEqualTo(QueueUnitConditions.REASON_JOB_CHANGED);
+              assertThat(c.getMessage())
+                  .isEqualTo("the job changed after its quota was reserved (cpu from 1 to 2);"
+                      + " it is suspended and requeued");
+            });
+    assertThat(UnitStatuses.holdsQuota(UnitStatuses.released(unit.getStatus(), T1))).isFalse();
+  }
+
+  @Test
   void aPreemptedUnitHoldsItsQuotaUntilItsJobStopsThenBacksOff() {
     QueueUnit unit = unit();
     unit.setStatus(UnitStatuses.admitted(unit, "nlp", T0));

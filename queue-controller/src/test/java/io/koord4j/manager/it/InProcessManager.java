@@ -24,7 +24,8 @@ public final class InProcessManager {
       // Queues may name Kueue AdmissionChecks, which the manager reads only if their kind is served.
       LocalCluster.script("kueue", "crds");
       client = LocalCluster.client();
-      manager = new Manager(client, new SimpleMeterRegistry());
+      // The only manager of the test JVM, without an election: it always leads.
+      manager = new Manager(client, new SimpleMeterRegistry(), () -> true);
       manager.start();
       Runtime.getRuntime().addShutdownHook(new Thread(InProcessManager::stop));
     }

@@ -16,9 +16,12 @@ public final class ManagerProcess {
   private final Process process;
   final Path log;
 
-  private ManagerProcess(Process process, Path log) {
+  private final String leaseIdentity;
+
+  private ManagerProcess(Process process, Path log, String leaseIdentity) {
     this.process = process;
     this.log = log;
+    this.leaseIdentity = leaseIdentity;
   }
 
   /**
@@ -45,7 +48,8 @@ public final class ManagerProcess {
     env.put("KOORD4J_LEASE_NAME", leaseName);
     env.put("KOORD4J_LEASE_DURATION_SECONDS", Long.toString(leaseDuration.toSeconds()));
     env.put("KOORD4J_HTTP_PORT", Integer.toString(freePort()));
-    return new ManagerProcess(builder.start(), log);
+    env.put("KOORD4J_LEASE_IDENTITY", logName);
+    return new ManagerProcess(builder.start(), log, logName);
   }
 
   /** kill -9: no shutdown hook runs and the Lease is left to expire. */
@@ -65,9 +69,9 @@ public final class ManagerProcess {
     return process.isAlive();
   }
 
-  /** The identity it holds the Lease under: host name and process id, as the manager writes it. */
-  public String leaseIdentity() throws IOException {
-    return java.net.InetAddress.getLocalHost().getHostName() + "-" + process.pid();
+  /** The identity it holds the Lease under: its log's name. */
+  public String leaseIdentity() {
+    return leaseIdentity;
   }
 
   /** SIGSTOP: the process stops where it is, Lease renewals included, until {@link #resume()}. */

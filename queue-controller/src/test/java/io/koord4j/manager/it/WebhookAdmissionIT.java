@@ -1,6 +1,7 @@
 package io.koord4j.manager.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Condition;
@@ -8,7 +9,9 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -84,6 +87,25 @@ class WebhookAdmissionIT {
       assertThat(stored.getSpec().getSuspend()).as("held by the webhook").isTrue();
 
       assertRunsToCompletion(cluster, "queued", 2);
+    }
+  }
+
+  @Test
+  void theApiServerRefusesToGrowARunningQueuedJob() {
+    try (TestCluster cluster = new TestCluster(client, "it-webhook-grow")) {
+      String quota = cluster.quota("team", null, false, "4", "4");
+      Job job = cluster.jobOf("grows", quota, 2, "1", "600s", pod -> pod);
+      job.getSpec().setCompletions(8);
+      await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
+          .until(() -> client.resource(job).create(), created -> created != null);
+      await().atMost(Duration.ofMinutes(3)).until(() -> cluster.resumed("grows"));
+
+      assertThatThrownBy(
+              () -> client.batch().v1().jobs().inNamespace(cluster.namespace).withName("grows")
+                  .edit(running -> new JobBuilder(running).editSpec().withParallelism(4).endSpec().build()))
+          .isInstanceOf(KubernetesClientException.class)
+          .hasMessageContaining("a running job cannot change the size its queue admitted (pod set \"main\" from 2 to 4 pods");
+      assertThat(cluster.job("grows").getSpec().getParallelism()).isEqualTo(2);
     }
   }
 

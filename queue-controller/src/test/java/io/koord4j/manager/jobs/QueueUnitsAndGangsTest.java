@@ -9,6 +9,7 @@ import io.koord4j.api.WellKnown;
 import io.koord4j.api.gang.PodGroup;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.jobs.BatchJobAdapter;
+import io.koord4j.jobs.GangShape;
 import io.koord4j.testing.TestJobs;
 import org.junit.jupiter.api.Test;
 
@@ -35,6 +36,15 @@ class QueueUnitsAndGangsTest {
     assertThat(unit.getSpec().getPodSet()).singleElement()
         .satisfies(podSet -> assertThat(podSet.getCount()).isEqualTo(3));
     assertThat(unit.getSpec().getResource()).containsEntry("cpu", new Quantity("3"));
+  }
+
+  @Test
+  void aUnitHoldsQuotaForItsJobsShapeUntilTheJobGrows() {
+    QueueUnit unit = QueueUnits.desired(adapter, job(3), "nlp", 100);
+
+    assertThat(QueueUnits.shape(unit).changeTo(GangShape.of(adapter, job(3)))).isEmpty();
+    assertThat(QueueUnits.shape(unit).changeTo(GangShape.of(adapter, job(5))))
+        .contains("pod set \"main\" from 3 to 5 pods, cpu from 3 to 5");
   }
 
   @Test

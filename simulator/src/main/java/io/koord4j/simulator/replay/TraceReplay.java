@@ -171,7 +171,7 @@ public final class TraceReplay {
         }
       }
     } while (!pass.admitted().isEmpty());
-    return pass.nextBackoffExpiry().orElse(null);
+    return pass.nextPassBy().orElse(null);
   }
 
   private static boolean fitsSomewhere(SimCluster empty, TaskShape task) {

@@ -25,6 +25,11 @@ import java.util.Optional;
  * by a label (webhook object selectors, informers). A job that already carries the Kueue or quota
  * label is left as it is; copying a quota name into the Kueue label would make a Kueue installed
  * alongside claim the job too.
+ *
+ * <p>Updates, as Kueue does: a queued job that runs (admitted, not suspended) keeps its queue and
+ * the size its queue admitted (pod counts and requests; no kind koord4j queues resizes a running
+ * gang). Such an update is refused unless it also suspends the job; the job reconciler undoes a
+ * change that lands anyway.
  */
 public final class JobMutator {
   /** The queue a job without a queue label joins when the namespace has one of this name. */
@@ -51,18 +56,21 @@ public final class JobMutator {
 
   AdmissionReview mutate(AdmissionReview review, boolean namespaceManaged) {
     AdmissionRequest request = review.getRequest();
-    if (!"CREATE".equals(request.getOperation()) || request.getObject() == null) {
+    boolean update = "UPDATE".equals(request.getOperation()) && request.getOldObject() != null;
+    if (!("CREATE".equals(request.getOperation()) || update) || request.getObject() == null) {
       return AdmissionResponses.allow(request);
     }
-    JsonNode before = Json.MAPPER.valueToTree(request.getObject());
-    String apiVersion = before.path("apiVersion").asText();
-    String kind = before.path("kind").asText();
+    JsonNode object = Json.MAPPER.valueToTree(request.getObject());
+    String apiVersion = object.path("apiVersion").asText();
+    String kind = object.path("kind").asText();
     Optional<JobAdapter<?>> adapter = adapters.find(apiVersion, kind);
     if (adapter.isEmpty()) {
       return AdmissionResponses.allow(request);
     }
     try {
-      return mutate(request, adapter.get(), before, namespaceManaged);
+      return update
+          ? checkUpdate(request, adapter.get(), Json.MAPPER.valueToTree(request.getOldObject()), object)
+          : mutate(request, adapter.get(), object, namespaceManaged);
     } catch (IllegalArgumentException e) {
       return AdmissionResponses.deny(
           request, 400, "cannot read the " + apiVersion + " " + kind + ": " + e.getMessage());
@@ -96,6 +104,16 @@ public final class JobMutator {
             .orElse(List.of());
     return AdmissionResponses.allowAs(
         request, Json.MAPPER.valueToTree(job), Json.MAPPER.valueToTree(labelled), warnings);
+  }
+
+  private <T extends HasMetadata> AdmissionReview checkUpdate(
+      AdmissionRequest request, JobAdapter<T> adapter, JsonNode oldRaw, JsonNode newRaw) {
+    T before = Json.MAPPER.convertValue(oldRaw, adapter.type());
+    T after = Json.MAPPER.convertValue(newRaw, adapter.type());
+    Optional<String> refusal = RunningJobChanges.refusal(adapter, before, after);
+    return refusal.isPresent()
+        ? AdmissionResponses.deny(request, 422, refusal.get())
+        : AdmissionResponses.allow(request);
   }
 
   static String missingQueueWarning(String queue) {

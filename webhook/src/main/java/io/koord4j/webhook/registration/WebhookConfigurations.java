@@ -92,15 +92,19 @@ public final class WebhookConfigurations {
       List<MutatingEndpoint> mutators,
       ClientEndpoint endpoint,
       String caBundlePem) {
-    List<RuleWithOperations> rules = adapters.all().stream().map(WebhookConfigurations::createRule).toList();
+    List<RuleWithOperations> rules =
+        adapters.all().stream().map(adapter -> jobRule(adapter, "CREATE")).toList();
+    // Queued jobs are also checked on update: a running gang keeps its queue and its size.
+    List<RuleWithOperations> queuedRules =
+        adapters.all().stream().map(adapter -> jobRule(adapter, "CREATE", "UPDATE")).toList();
     List<MutatingWebhook> webhooks = new ArrayList<>();
     webhooks.add(
-        mutatingWebhook("queue-name.jobs.koord4j.io", rules, endpoint, caBundlePem, JOBS_PATH)
+        mutatingWebhook("queue-name.jobs.koord4j.io", queuedRules, endpoint, caBundlePem, JOBS_PATH)
             .withObjectSelector(selector(exists(WellKnown.KUEUE_QUEUE_NAME)))
             .withNamespaceSelector(notOwnNamespace(null))
             .build());
     webhooks.add(
-        mutatingWebhook("quota-name.jobs.koord4j.io", rules, endpoint, caBundlePem, JOBS_PATH)
+        mutatingWebhook("quota-name.jobs.koord4j.io", queuedRules, endpoint, caBundlePem, JOBS_PATH)
             .withObjectSelector(
                 selector(exists(WellKnown.QUOTA_NAME), absent(WellKnown.KUEUE_QUEUE_NAME)))
             .withNamespaceSelector(notOwnNamespace(null))
@@ -190,15 +194,15 @@ public final class WebhookConfigurations {
         .withTimeoutSeconds(TIMEOUT_SECONDS);
   }
 
-  /** Jobs are held back when they are created; later changes are the controller's business. */
-  private static RuleWithOperations createRule(JobAdapter<?> adapter) {
+  /** The job kind of the adapter, on the given operations. */
+  private static RuleWithOperations jobRule(JobAdapter<?> adapter, String... operations) {
     String apiVersion = adapter.apiVersion();
     int slash = apiVersion.indexOf('/');
     return new RuleWithOperationsBuilder()
         .withApiGroups(slash < 0 ? "" : apiVersion.substring(0, slash))
         .withApiVersions(apiVersion.substring(slash + 1))
         .withResources(Pluralize.toPlural(adapter.kind().toLowerCase(Locale.ROOT)))
-        .withOperations("CREATE")
+        .withOperations(operations)
         .withScope("Namespaced")
         .build();
   }

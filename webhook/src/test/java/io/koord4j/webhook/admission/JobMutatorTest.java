@@ -150,13 +150,64 @@ class JobMutatorTest {
   @Test
   void updatesAndOtherKindsPassThrough() {
     Job queued = job(NS, Map.of(WellKnown.KUEUE_QUEUE_NAME, "gpu"), Map.of());
-    AdmissionReview update = Reviews.review("UPDATE", queued);
+    AdmissionReview update = Reviews.update(queued, queued);
     AdmissionReview configMap = create(new ConfigMapBuilder().withNewMetadata().withName("c")
         .withNamespace(NS).addToLabels(WellKnown.KUEUE_QUEUE_NAME, "gpu").endMetadata().build());
 
     assertThat(labelled.handle(update).getResponse().getPatch()).isNull();
     assertThat(labelled.handle(configMap).getResponse().getPatch()).isNull();
     assertThat(labelled.handle(configMap).getResponse().getAllowed()).isTrue();
+  }
+
+  @Test
+  void aRunningJobCannotGrowPastWhatItsQueueAdmitted() {
+    Job running = running(job(NS, Map.of(WellKnown.KUEUE_QUEUE_NAME, "gpu"), Map.of()));
+    Job grown = new JobBuilder(running).editSpec().withParallelism(4).withCompletions(4).endSpec().build();
+
+    AdmissionReview answer = labelled.handle(Reviews.update(running, grown));
+
+    assertThat(answer.getResponse().getAllowed()).isFalse();
+    assertThat(answer.getResponse().getStatus().getCode()).isEqualTo(422);
+    assertThat(answer.getResponse().getStatus().getMessage())
+        .isEqualTo("spec: a running job cannot change the size its queue admitted (pod set \"main\""
+            + " from 2 to 4 pods, cpu from 1 to 2); suspend the job first, and its queue admits it"
+            + " again for the new size");
+  }
+
+  @Test
+  void aRunningJobCannotMoveToAnotherQueue() {
+    Job running = running(job(NS, Map.of(WellKnown.KUEUE_QUEUE_NAME, "gpu"), Map.of()));
+    Job moved = new JobBuilder(running).editMetadata()
+        .addToLabels(WellKnown.KUEUE_QUEUE_NAME, "default").endMetadata().build();
+
+    AdmissionReview answer = labelled.handle(Reviews.update(running, moved));
+
+    assertThat(answer.getResponse().getAllowed()).isFalse();
+    assertThat(answer.getResponse().getStatus().getMessage())
+        .startsWith("metadata.labels: the queue of a running job cannot change (from \"gpu\" to \"default\")");
+  }
+
+  @Test
+  void aSuspendedJobOrOneBeingSuspendedMayChangeItsSize() {
+    Job running = running(job(NS, Map.of(WellKnown.KUEUE_QUEUE_NAME, "gpu"), Map.of()));
+    Job suspendedAndGrown =
+        new JobBuilder(running).editSpec().withSuspend(true).withParallelism(4).endSpec().build();
+    Job grownAgain = new JobBuilder(suspendedAndGrown).editSpec().withParallelism(8).endSpec().build();
+
+    assertThat(labelled.handle(Reviews.update(running, suspendedAndGrown)).getResponse().getAllowed()).isTrue();
+    assertThat(labelled.handle(Reviews.update(suspendedAndGrown, grownAgain)).getResponse().getAllowed()).isTrue();
+  }
+
+  @Test
+  void aRunningJobMayChangeWhatItsQueueDoesNotCount() {
+    Job running = running(job(NS, Map.of(WellKnown.KUEUE_QUEUE_NAME, "gpu"), Map.of()));
+    Job relabelled = new JobBuilder(running).editMetadata().addToLabels("app", "y").endMetadata().build();
+
+    assertThat(labelled.handle(Reviews.update(running, relabelled)).getResponse().getAllowed()).isTrue();
+  }
+
+  private static Job running(Job job) {
+    return new JobBuilder(job).editSpec().withSuspend(false).endSpec().build();
   }
 
   @Test

@@ -55,6 +55,13 @@ public final class Reviews {
         .build();
   }
 
+  /** An UPDATE from {@code before} to {@code after}. */
+  public static AdmissionReview update(HasMetadata before, HasMetadata after) {
+    AdmissionReview review = review("UPDATE", after);
+    review.getRequest().setOldObject(Json.MAPPER.convertValue(before, Map.class));
+    return review;
+  }
+
   /** The object as the API server stores it: the request's object with the patch applied. */
   public static JsonNode patched(AdmissionReview request, AdmissionReview answer) {
     JsonNode original = Json.MAPPER.valueToTree(request.getRequest().getObject());

@@ -30,7 +30,7 @@ class WebhookConfigurationsTest {
           .isEqualTo(BUNDLE);
       assertThat(webhook.getRules().get(0).getApiGroups()).containsExactly("batch");
       assertThat(webhook.getRules().get(0).getResources()).containsExactly("jobs");
-      assertThat(webhook.getRules().get(0).getOperations()).containsExactly("CREATE");
+      assertThat(webhook.getRules().get(0).getOperations()).containsExactly("CREATE", "UPDATE");
       assertThat(webhook.getNamespaceSelector().getMatchExpressions().get(0).getValues())
           .containsExactly("koord4j-system");
     });

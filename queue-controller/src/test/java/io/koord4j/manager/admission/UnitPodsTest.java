@@ -1,0 +1,52 @@
+package io.koord4j.manager.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.koord4j.api.WellKnown;
+import org.junit.jupiter.api.Test;
+
+class UnitPodsTest {
+
+  @Test
+  void aUnitHasPodsUntilTheLastOneEndsOrIsGone() {
+    UnitPods pods = new UnitPods();
+
+    assertThat(pods.update(pod("p0", "ns/job", "Running"))).contains("ns/job");
+    assertThat(pods.update(pod("p1", "ns/job", "Running"))).isEmpty();
+    assertThat(pods.update(pod("p0", "ns/job", "Succeeded"))).isEmpty();
+    assertThat(pods.hasPods("ns/job")).isTrue();
+    assertThat(pods.remove(pod("p1", "ns/job", "Running"))).contains("ns/job");
+    assertThat(pods.hasPods("ns/job")).isFalse();
+  }
+
+  @Test
+  void aTerminatingPodStillCounts() {
+    UnitPods pods = new UnitPods();
+    Pod terminating = pod("p0", "ns/job", "Running");
+    terminating.getMetadata().setDeletionTimestamp("2026-01-01T00:00:00Z");
+
+    pods.update(terminating);
+
+    assertThat(pods.hasPods("ns/job")).isTrue();
+  }
+
+  @Test
+  void podsOfNoUnitAndEndedPodsAreIgnored() {
+    UnitPods pods = new UnitPods();
+
+    assertThat(pods.update(pod("p0", null, "Running"))).isEmpty();
+    assertThat(pods.update(pod("p1", "ns/job", "Failed"))).isEmpty();
+    assertThat(pods.hasPods("ns/job")).isFalse();
+  }
+
+  private static Pod pod(String name, String unit, String phase) {
+    PodBuilder pod =
+        new PodBuilder().withNewMetadata().withNamespace("ns").withName(name).endMetadata();
+    if (unit != null) {
+      pod.editMetadata().addToAnnotations(WellKnown.RELATED_QUEUEUNIT, unit).endMetadata();
+    }
+    return pod.withNewStatus().withPhase(phase).endStatus().build();
+  }
+}

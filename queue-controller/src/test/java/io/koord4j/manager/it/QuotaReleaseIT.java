@@ -1,0 +1,158 @@
+package io.koord4j.manager.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.koord4j.api.queue.QueueUnit;
+import io.koord4j.api.queue.QueueUnitConditions;
+import io.koord4j.api.queue.QueueUnitPhase;
+import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.manager.admission.UnitStatuses;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Quota is given to another job only once the pods that held it are gone. A finalizer on the
+ * pods stands for a long grace period: they stay terminating until the test lets them go.
+ */
+class QuotaReleaseIT extends InProcessManagerBase {
+  private static final String HOLD = "test.koord4j.io/hold";
+  private static final Duration DECISION = Duration.ofMinutes(3);
+  /** How long a released job's terminating pod is watched keeping others out. */
+  private static final Duration HELD = Duration.ofSeconds(10);
+
+  @Test
+  void aDeletedJobsQuotaWaitsForItsTerminatingPods() {
+    try (TestCluster cluster = new TestCluster(client, "it-release")) {
+      String quota = cluster.quota("team", null, false, "1", "1");
+      cluster.job("first", quota, 1, "1", 0, "600s");
+      whileItsPodTerminates(
+          cluster, "first", "second",
+          pod -> {
+            client.batch().v1().jobs().inNamespace(cluster.namespace).withName("first")
+                .withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
+            await().atMost(DECISION).until(() -> terminating(pod) && cluster.unit("first") == null);
+            cluster.job("second", quota, 1, "1", 0, "600s");
+            awaitWaitingForQuota(cluster, "second");
+            assertThat(cluster.resumed("second")).as("second started while the first's pod runs").isFalse();
+          });
+    }
+  }
+
+  @Test
+  void aPreemptedJobsQuotaWaitsForItsTerminatingPods() {
+    try (TestCluster cluster = new TestCluster(client, "it-release-evicted")) {
+      List<String> leaves = twoLeavesOfTwoCpus(cluster, "a", "b");
+      cluster.job("borrower", leaves.get(0), 1, "2", 0, "600s");
+      whileItsPodTerminates(
+          cluster, "borrower", "lender",
+          pod -> {
+            cluster.job("lender", leaves.get(1), 1, "1", 0, "600s");
+            // Suspended, its pod terminating: the job has no active pod, and its unit is released.
+            await().atMost(DECISION)
+                .until(() -> terminating(pod) && isReleased(cluster, "borrower"));
+            await().during(HELD).atMost(HELD.multipliedBy(3)).until(() -> !cluster.resumed("lender"));
+          });
+    }
+  }
+
+  @Test
+  void aDeletedQuotaStaysChargedToItsParentUntilItsJobsEnd() {
+    try (TestCluster cluster = new TestCluster(client, "it-release-quota")) {
+      List<String> leaves = twoLeavesOfTwoCpus(cluster, "gone", "kept");
+      String gone = leaves.get(0);
+      String kept = leaves.get(1);
+      cluster.job("running", gone, 1, "2", 0, "600s");
+      await().atMost(DECISION).until(() -> cluster.resumed("running"));
+
+      client.resources(ElasticQuota.class).inNamespace(TestCluster.QUOTA_NAMESPACE).withName(gone).delete();
+      await().atMost(DECISION).until(() -> cluster.quota(gone) == null);
+      cluster.job("next", kept, 1, "1", 0, "600s");
+      awaitWaitingForQuota(cluster, "next");
+      assertThat(cluster.resumed("next")).as("next started while the deleted quota's job runs").isFalse();
+
+      client.batch().v1().jobs().inNamespace(cluster.namespace).withName("running").delete();
+      await().atMost(DECISION).until(() -> cluster.resumed("next"));
+    }
+  }
+
+  /** Two leaves of min 1 and max 2 CPUs under a parent of 2: each can borrow the other's share. */
+  private static List<String> twoLeavesOfTwoCpus(TestCluster cluster, String first, String second) {
+    String top = cluster.quota("top", null, true, "2", "2");
+    return List.of(
+        cluster.quota(first, top, false, "1", "2"), cluster.quota(second, top, false, "1", "2"));
+  }
+
+  /**
+   * Runs {@code scenario} while the running pod of {@code job} is kept terminating once deleted,
+   * then lets the pod go and waits for {@code next} to start.
+   */
+  private void whileItsPodTerminates(
+      TestCluster cluster, String job, String next, Consumer<Pod> scenario) {
+    Pod pod = awaitRunningPod(cluster, job);
+    hold(pod);
+    try {
+      scenario.accept(pod);
+    } finally {
+      release(pod);
+    }
+    await().atMost(DECISION).until(() -> cluster.resumed(next));
+  }
+
+  private Pod awaitRunningPod(TestCluster cluster, String job) {
+    return await().atMost(DECISION)
+        .until(
+            () -> client.pods().inNamespace(cluster.namespace).withLabel("job-name", job).list().getItems()
+                .stream()
+                .filter(p -> p.getStatus() != null && "Running".equals(p.getStatus().getPhase()))
+                .findFirst(),
+            java.util.Optional::isPresent)
+        .orElseThrow();
+  }
+
+  /** The unit's pass has decided: it waits, and says it is for quota. */
+  private static void awaitWaitingForQuota(TestCluster cluster, String unit) {
+    await().atMost(DECISION)
+        .until(
+            () -> {
+              QueueUnit u = cluster.unit(unit);
+              return u != null && u.getStatus() != null && u.getStatus().getMessage() != null
+                  && QueueUnitPhase.ENQUEUED.equals(u.getStatus().getPhase())
+                  && u.getStatus().getMessage().contains("quota");
+            });
+  }
+
+  private void hold(Pod pod) {
+    client.pods().resource(pod).edit(p -> new PodBuilder(p).editMetadata().addToFinalizers(HOLD).endMetadata().build());
+  }
+
+  private void release(Pod pod) {
+    Pod current = client.pods().resource(pod).get();
+    if (current != null) {
+      client.pods().resource(current).edit(p -> {
+        p.getMetadata().setFinalizers(
+            p.getMetadata().getFinalizers().stream().filter(f -> !HOLD.equals(f)).toList());
+        return p;
+      });
+    }
+  }
+
+  private boolean terminating(Pod pod) {
+    Pod current = client.pods().resource(pod).get();
+    return current != null && current.getMetadata().getDeletionTimestamp() != null;
+  }
+
+  /** Evicted, and its job seen stopped: the unit no longer claims its quota itself. */
+  private static boolean isReleased(TestCluster cluster, String unit) {
+    Condition evicted = cluster.condition(unit, QueueUnitConditions.EVICTED);
+    return evicted != null
+        && "True".equals(evicted.getStatus())
+        && !UnitStatuses.awaitsRelease(cluster.unit(unit).getStatus());
+  }
+}
