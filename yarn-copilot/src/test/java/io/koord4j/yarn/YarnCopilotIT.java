@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -29,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,7 +42,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * The copilot between a real YARN (Hadoop's minicluster: a ResourceManager, two NodeManagers and
  * DistributedShell applications) and the local Kubernetes cluster, where two KWOK nodes carry the
- * NodeManagers' pods and a third has none.
+ * NodeManagers' pods and a third has none. The copilot runs under the ServiceAccount and RBAC of the
+ * Helm chart, so that any access the chart does not grant fails these tests.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class YarnCopilotIT {
@@ -53,6 +56,8 @@ class YarnCopilotIT {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private static KubernetesClient client;
+  private static ChartAccount account;
+  private static KubernetesClient copilotClient;
   private static MiniYarn yarn;
   private static Copilot copilot;
   private static final PrometheusMeterRegistry METRICS = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -63,12 +68,14 @@ class YarnCopilotIT {
   @BeforeAll
   static void start() throws Exception {
     client = LocalCluster.client();
+    client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+        .withNewMetadata().withName(NAMESPACE).endMetadata().build()).create();
+    account = ChartAccount.install(client, "yc-it-" + RUN, NAMESPACE);
+    copilotClient = account.client();
     yarn = MiniYarn.start("yarn-copilot-it", 2, Path.of("target", "yarn-copilot-it-conf"));
     List<NodeManagerId> nodeManagers = new ArrayList<>(yarn.reports().keySet());
     nmA = nodeManagers.get(0);
     nmB = nodeManagers.get(1);
-    client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder()
-        .withNewMetadata().withName(NAMESPACE).endMetadata().build()).create();
     for (String node : List.of(NODE_A, NODE_B, NODE_PLAIN)) {
       createNode(node);
       setBatch(node, new BatchResources(4000, 4096 * MIB));
@@ -76,7 +83,7 @@ class YarnCopilotIT {
     createPod(nodeManagerPod("nm-a", NODE_A, nmA));
     createPod(nodeManagerPod("nm-b", NODE_B, nmB));
     plainAnnotations = client.nodes().withName(NODE_PLAIN).get().getMetadata().getAnnotations();
-    copilot = new Copilot(client, ClusterConfigs.load(yarn.confDir()), Duration.ofSeconds(1), METRICS);
+    copilot = new Copilot(copilotClient, ClusterConfigs.load(yarn.confDir()), Duration.ofSeconds(1), METRICS);
     copilot.start();
   }
 
@@ -85,7 +92,13 @@ class YarnCopilotIT {
     if (copilot != null) {
       copilot.close();
     }
+    if (copilotClient != null) {
+      copilotClient.close();
+    }
     if (client != null) {
+      if (account != null) {
+        account.close();
+      }
       client.namespaces().withName(NAMESPACE).delete();
       for (String node : List.of(NODE_A, NODE_B, NODE_PLAIN)) {
         client.nodes().withName(node).delete();
@@ -157,11 +170,14 @@ class YarnCopilotIT {
 
   @Test
   @Order(4)
-  void afterAResourceManagerRestartTheSameCopilotKeepsPushingAndRecording() throws Exception {
+  void afterAResourceManagerRestartTheSameCopilotResyncsAndKeepsPushingAndRecording() throws Exception {
     yarn.restartResourceManager();
     await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
         .until(() -> yarn.reports().values().stream().filter(NodeManagerReport::running).count() == 2);
 
+    // The new ResourceManager knows the NodeManagers by their own configured totals until the copilot pushes again.
+    awaitTotal(nmA, new YarnResources(2, 2048), Duration.ofSeconds(30));
+    awaitTotal(nmB, new YarnResources(3, 3072), Duration.ofSeconds(30));
     setBatch(NODE_A, new BatchResources(3000, 3072 * MIB));
     awaitTotal(nmA, new YarnResources(3, 3072));
     awaitTotal(nmB, new YarnResources(3, 3072));
@@ -172,6 +188,7 @@ class YarnCopilotIT {
     YarnResources usedA = yarn.reports().get(nmA).used();
     awaitRecorded(NODE_A, usedA, nmA);
     assertThat(app.get(120, TimeUnit.SECONDS)).as("DistributedShell succeeded after the restart").isTrue();
+    aNodeWithoutNodeManagerIsLeftAlone();
   }
 
   @Test
@@ -185,6 +202,36 @@ class YarnCopilotIT {
         .contains("koord4j_yarn_copilot_last_pull_seconds{node=\"" + NODE_B + "\"}")
         .contains("koord4j_yarn_copilot_round_seconds_count{cluster=\"default\"}")
         .doesNotContain("node=\"" + NODE_PLAIN + "\"");
+  }
+
+  /** The chart's account may take, renew and release the copilot's Lease. */
+  @Test
+  @Order(6)
+  void theChartsAccountLeadsThroughItsLease() throws Exception {
+    CountDownLatch leading = new CountDownLatch(1);
+    LeaderElection election =
+        new LeaderElection(copilotClient, NAMESPACE, account.leaseName(), Duration.ofSeconds(3), leading::countDown);
+    Thread campaign = new Thread(election::run, "yarn-copilot-it-election");
+    campaign.start();
+    try {
+      assertThat(leading.await(60, TimeUnit.SECONDS)).as("leadership taken").isTrue();
+      String renewed = leaseRenewTime();
+      await("the leader renews its Lease").atMost(Duration.ofSeconds(30)).until(() -> !leaseRenewTime().equals(renewed));
+    } finally {
+      election.stop();
+      campaign.interrupt();
+      campaign.join(TimeUnit.SECONDS.toMillis(30));
+    }
+    await("the Lease is released").atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        assertThat(lease().getSpec().getHolderIdentity()).isNullOrEmpty());
+  }
+
+  private static Lease lease() {
+    return client.resources(Lease.class).inNamespace(NAMESPACE).withName(account.leaseName()).get();
+  }
+
+  private static String leaseRenewTime() {
+    return String.valueOf(lease().getSpec().getRenewTime());
   }
 
   private static void awaitTotal(NodeManagerId nodeManager, YarnResources total) {

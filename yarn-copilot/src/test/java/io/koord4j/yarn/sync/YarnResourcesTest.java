@@ -8,10 +8,10 @@ class YarnResourcesTest {
   private static final long MIB = 1L << 20;
 
   @Test
-  void roundsBatchResourcesUpToWholeVcoresAndMib() {
+  void roundsBatchResourcesDownToWholeVcoresAndMibSoThatYarnNeverGetsMoreThanItsShare() {
     assertThat(YarnResources.of(new BatchResources(4000, 8192 * MIB))).isEqualTo(new YarnResources(4, 8192));
-    assertThat(YarnResources.of(new BatchResources(4001, 8192 * MIB + 1))).isEqualTo(new YarnResources(5, 8193));
-    assertThat(YarnResources.of(new BatchResources(1, 1))).isEqualTo(new YarnResources(1, 1));
+    assertThat(YarnResources.of(new BatchResources(4999, 8193 * MIB - 1))).isEqualTo(new YarnResources(4, 8192));
+    assertThat(YarnResources.of(new BatchResources(999, MIB - 1))).isEqualTo(YarnResources.ZERO);
     assertThat(YarnResources.of(BatchResources.ZERO)).isEqualTo(YarnResources.ZERO);
   }
 
