@@ -97,8 +97,10 @@ final class KubeView implements AutoCloseable {
             .map(KubeView::batchRequests)
             .reduce(BatchResources.ZERO, BatchResources::plus);
     String allocations = annotations(node).get(WellKnown.THIRD_PARTY_ALLOCATIONS);
-    boolean batchPodsWaiting = waiting.stream().anyMatch(pod -> mayGoTo(pod, node));
-    return Optional.of(new NodeView(name, id, origin(node).minus(requested), allocations, batchPodsWaiting));
+    BatchResources share = origin(node).minus(requested);
+    // A pod that would not fit even if YARN held nothing here does not make YARN yield.
+    boolean batchPodsWaiting = waiting.stream().anyMatch(pod -> mayGoTo(pod, node) && batchRequests(pod).fitsIn(share));
+    return Optional.of(new NodeView(name, id, share, allocations, batchPodsWaiting));
   }
 
   /** By the pod's node selector; other constraints are not weighed, so YARN yields to more pods than it must. */

@@ -21,6 +21,15 @@ class YarnResourcesTest {
   }
 
   @Test
+  void batchResourcesFitWhenBothAreWithin() {
+    BatchResources node = new BatchResources(2000, 2048 * MIB);
+
+    assertThat(new BatchResources(2000, 2048 * MIB).fitsIn(node)).isTrue();
+    assertThat(new BatchResources(2001, MIB).fitsIn(node)).isFalse();
+    assertThat(new BatchResources(0, 2049 * MIB).fitsIn(node)).isFalse();
+  }
+
+  @Test
   void takingMoreThanThereIsLeavesZero() {
     assertThat(new BatchResources(2000, 10).minus(new BatchResources(3000, 4)))
         .isEqualTo(new BatchResources(0, 6));
