@@ -2,7 +2,7 @@
 # A real Kubernetes control plane on 127.0.0.1, built from upstream Go modules:
 # etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok (fake nodes), Kueue on demand, and one
 # real node (kubelet, containerd, runc) on demand.
-# Usage: cluster.sh build|up [--with-node]|down|status|logs <component>|nodes [flags]|node up|down|status|
+# Usage: cluster.sh build|up [--with-node]|down|status|restart <component>|logs <component>|nodes [flags]|node up|down|status|
 #        images load [--tag T]|kueue up|down|crds|jobs up|down|kubeconfig|kubectl <args>
 set -euo pipefail
 
@@ -367,6 +367,19 @@ cmd_down() {
   log "cluster down; state removed"
 }
 
+# Restarts one control-plane component in place, its state kept: faults for the chaos tests.
+cmd_restart() {
+  cluster_is_up || is_running etcd || die "the cluster is not up; run: cluster.sh up"
+  case ${1:-} in
+    etcd) stop etcd; start_etcd ;;
+    kube-apiserver) stop kube-apiserver; start_apiserver ;;
+    kube-scheduler) stop kube-scheduler; start_scheduler ;;
+    kube-controller-manager) stop kube-controller-manager; start_controller_manager ;;
+    *) die "usage: cluster.sh restart etcd|kube-apiserver|kube-scheduler|kube-controller-manager" ;;
+  esac
+  log "$1 restarted"
+}
+
 cmd_status() {
   local c state
   for c in etcd kube-apiserver kube-controller-manager kube-scheduler kwok kueue ray-operator training-operator containerd kubelet; do
@@ -643,6 +656,7 @@ case ${1:-} in
   up) cmd_up; if [[ ${2:-} == --with-node || ${KOORD4J_REAL_NODE:-} == 1 ]]; then node_up; fi ;;
   down) cmd_down ;;
   status) cmd_status ;;
+  restart) shift; cmd_restart "$@" ;;
   logs) shift; cmd_logs "$@" ;;
   nodes) shift; cmd_nodes "$@" ;;
   kueue) shift; cmd_kueue "$@" ;;
@@ -651,5 +665,5 @@ case ${1:-} in
   images) shift; cmd_images "$@" ;;
   kubeconfig) echo "$LOCAL_KUBECONFIG" ;;
   kubectl) shift; kubectl "$@" ;;
-  *) die "usage: cluster.sh build|up [--with-node]|down|status|logs <component>|nodes [--count N --cpu C --memory M --gpus G --gpu-model X]|node build|up|down|status|images load [--tag T]|kueue up|down|crds|jobs up|down|kubeconfig|kubectl <args>" ;;
+  *) die "usage: cluster.sh build|up [--with-node]|down|status|restart <component>|logs <component>|nodes [--count N --cpu C --memory M --gpus G --gpu-model X]|node build|up|down|status|images load [--tag T]|kueue up|down|crds|jobs up|down|kubeconfig|kubectl <args>" ;;
 esac

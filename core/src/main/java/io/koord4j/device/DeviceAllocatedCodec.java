@@ -10,9 +10,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.koord4j.api.WellKnown;
+import io.koord4j.quantity.ResourceNames;
 import io.koord4j.quantity.ResourceQuantities;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The pod annotation {@code scheduling.koordinator.sh/device-allocated}: {@code {"gpu": [{"minor":
@@ -87,7 +90,9 @@ public final class DeviceAllocatedCodec {
                 () ->
                     new InvalidDeviceSpecException(
                         where + ": node " + inventory.nodeName() + " has no GPU with minor " + minor));
-    JsonNode resources = entry.path("resources");
+    Map<String, JsonNode> written = new TreeMap<>();
+    entry.path("resources").fields().forEachRemaining(f -> written.put(f.getKey(), f.getValue()));
+    Map<String, JsonNode> resources = ResourceNames.current(written); // older: kubernetes.io/gpu-*
     String at = where + ": GPU " + minor + " resource ";
     long core = amount(at + GPU_CORE, resources.get(GPU_CORE));
     long ratio = amount(at + GPU_MEMORY_RATIO, resources.get(GPU_MEMORY_RATIO));

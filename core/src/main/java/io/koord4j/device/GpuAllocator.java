@@ -58,6 +58,20 @@ public final class GpuAllocator {
   }
 
   /**
+   * The placements worth comparing on this node: for a pod asking for part of one GPU, one per GPU
+   * with room for it, ascending by minor; otherwise the one {@link #allocate} makes. Empty when
+   * the pod does not fit.
+   */
+  public static List<GpuAllocation> candidates(NodeGpuInventory inventory, NodeGpuUsage usage, GpuRequest request) {
+    if (request.isWholeGpus() || request.count() > 1) {
+      return allocate(inventory, usage, request).allocation().stream().toList();
+    }
+    return new GpuNodeState(inventory, usage).fitting(request).stream()
+        .map(device -> allocation(request, List.of(device)))
+        .toList();
+  }
+
+  /**
    * How well the pod fits the node, 0 (not at all) to 100: half for how full the node's GPUs are
    * after placing it (bin-packing), half for how intact its NVLink partitions stay (the largest
    * free partition against the largest its free GPUs could form).
@@ -69,6 +83,40 @@ public final class GpuAllocator {
     }
     GpuNodeState after = new GpuNodeState(inventory, usage.reserve(allocation.get()));
     return (int) Math.round(50 * fullness(after) + 50 * partitionIntactness(after));
+  }
+
+  /**
+   * The score of a pod on a node without NVLink partitions: how little placing it here raises the
+   * node's fragmentation for the workload to come ({@link GpuFragmentation}), 0 to 100 with 50 for
+   * no change and one point per two GPU percent, then up to one point more for a fuller node, so
+   * that among nodes the workload sees alike the pod packs. 0 when its GPUs do not fit.
+   *
+   * @param request null for a pod without GPUs, which still takes CPU and memory GPU pods need
+   * @param free the node's free GPUs, CPU and memory before the pod
+   */
+  public static int fragmentationScore(
+      NodeGpuInventory inventory,
+      NodeGpuUsage usage,
+      GpuRequest request,
+      GpuFragmentation.FreeCapacity free,
+      long podMilliCpu,
+      long podMemoryBytes,
+      List<TaskClass> workload) {
+    NodeGpuUsage afterUsage = usage;
+    if (request != null) {
+      Optional<GpuAllocation> allocation = allocate(inventory, usage, request).allocation();
+      if (allocation.isEmpty()) {
+        return 0;
+      }
+      afterUsage = usage.reserve(allocation.get());
+    }
+    GpuFragmentation.FreeCapacity after =
+        GpuFragmentation.FreeCapacity.of(
+            inventory, afterUsage, free.milliCpu() - podMilliCpu, free.memoryBytes() - podMemoryBytes);
+    double growth = GpuFragmentation.of(after, workload) - GpuFragmentation.of(free, workload);
+    double fullness = fullness(new GpuNodeState(inventory, afterUsage));
+    long score = Math.round(50 - growth / 2 + fullness);
+    return (int) Math.max(0, Math.min(100, score));
   }
 
   /** Why a partition is a must, or null when it is only preferred. */

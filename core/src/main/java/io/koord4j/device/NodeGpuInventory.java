@@ -5,6 +5,7 @@ import io.koord4j.api.WellKnown;
 import io.koord4j.api.device.Device;
 import io.koord4j.api.device.DeviceInfo;
 import io.koord4j.api.device.DeviceTopology;
+import io.koord4j.quantity.ResourceNames;
 import io.koord4j.quantity.ResourceQuantities;
 import java.util.Comparator;
 import java.util.List;
@@ -66,7 +67,8 @@ public record NodeGpuInventory(
     if (info.getMinor() == null) {
       throw new InvalidDeviceSpecException(where + " has no minor");
     }
-    Quantity memory = info.getResources() == null ? null : info.getResources().get(WellKnown.GPU_MEMORY);
+    Map<String, Quantity> resources = ResourceNames.current(info.getResources());
+    Quantity memory = resources == null ? null : resources.get(WellKnown.GPU_MEMORY);
     if (memory == null) {
       throw new InvalidDeviceSpecException(where + " has no " + WellKnown.GPU_MEMORY);
     }

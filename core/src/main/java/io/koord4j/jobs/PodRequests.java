@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.koord4j.quantity.ResourceNames;
 import io.koord4j.quantity.ResourceQuantities;
 import java.math.BigDecimal;
 import java.util.List;
@@ -34,7 +35,9 @@ public final class PodRequests {
   private static final String SIDECAR_RESTART_POLICY = "Always";
 
   /**
-   * The effective request of a pod with this spec, in base units.
+   * The effective request of a pod with this spec, in base units, under the current resource
+   * names (a deprecated Koordinator name such as {@code kubernetes.io/gpu} is read as its
+   * successor, see {@link ResourceNames}).
    *
    * @param specPath the path of {@code spec} in its object, e.g. {@code spec.template.spec}, used
    *     to name the field of an invalid quantity
@@ -66,7 +69,8 @@ public final class PodRequests {
     running = ResourceQuantities.sum(running, startedSidecars);
 
     Map<String, BigDecimal> pod = ResourceQuantities.max(running, initPeak);
-    return ResourceQuantities.sum(pod, parseAll(spec.getOverhead(), specPath + ".overhead"));
+    return ResourceNames.current(
+        ResourceQuantities.sum(pod, parseAll(spec.getOverhead(), specPath + ".overhead")));
   }
 
   /** A container's requests, each missing request taken from the limit of the same resource. */

@@ -171,11 +171,22 @@ public final class ResourceQuantities {
     return ResourceVector.of(units);
   }
 
-  /** One exact amount in Kubernetes base units (cores, bytes) as whole base units, rounded up. */
+  /**
+   * One exact amount in Kubernetes base units (cores, bytes) as whole base units, rounded up.
+   * Amounts beyond a long, such as the CPU max Koordinator gives its default quota, are as good
+   * as unlimited and count as {@link Long#MAX_VALUE} (or its negative).
+   */
   public static long baseUnits(String resource, BigDecimal amount) {
     BigDecimal scaled = resource.equals(CPU) ? amount.movePointRight(3) : amount;
-    return scaled.setScale(0, RoundingMode.CEILING).longValueExact();
+    BigDecimal whole = scaled.setScale(0, RoundingMode.CEILING);
+    if (whole.compareTo(LONG_MAX) > 0) {
+      return Long.MAX_VALUE;
+    }
+    return whole.compareTo(LONG_MIN) < 0 ? Long.MIN_VALUE : whole.longValueExact();
   }
+
+  private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
+  private static final BigDecimal LONG_MIN = BigDecimal.valueOf(Long.MIN_VALUE);
 
   public static Map<String, Quantity> toQuantities(ResourceVector vector) {
     Map<String, Quantity> quantities = new TreeMap<>();

@@ -22,6 +22,10 @@ import java.util.TreeSet;
 public final class QuotaTree {
 
   public static final String ROOT = "koordinator-root-quota";
+  /** Koordinator's quota for system pods: under the root, outside the runtime split. */
+  public static final String SYSTEM = "koordinator-system-quota";
+  /** Koordinator's quota for work that names no quota: under the root, outside the split. */
+  public static final String DEFAULT = "koordinator-default-quota";
   static final int ROOT_INDEX = 0;
 
   private final String[] names;
@@ -38,6 +42,7 @@ public final class QuotaTree {
   final long[][] guaranteed;
   /** Whether a quota's max names a resource; an ungoverned resource is not limited there. */
   final boolean[][] governs;
+  private final boolean[] outsideShare;
 
   private QuotaTree(Collection<QuotaSpec> input) {
     Map<String, List<QuotaSpec>> byParent = new HashMap<>();
@@ -64,6 +69,10 @@ public final class QuotaTree {
       indexByName.put(names[q], q);
     }
     children = childIndexes(parents);
+    outsideShare = new boolean[n];
+    for (int q = 1; q < n; q++) {
+      outsideShare[q] = parents[q] == ROOT_INDEX && (names[q].equals(SYSTEM) || names[q].equals(DEFAULT));
+    }
 
     Set<String> resourceNames = new TreeSet<>();
     input.forEach(spec -> resourceNames.addAll(spec.max().resourceNames()));
@@ -182,6 +191,14 @@ public final class QuotaTree {
 
   boolean isLeaf(int q) {
     return q != ROOT_INDEX && !specs[q].isParent();
+  }
+
+  /**
+   * Whether {@code q} is the system or default quota under the root: as in Koordinator, its
+   * runtime is its max, and what it uses is taken off what the root shares among the others.
+   */
+  boolean outsideShare(int q) {
+    return outsideShare[q];
   }
 
   boolean lends(int q) {

@@ -41,15 +41,29 @@ final class RuntimeQuotaCalculator {
   void calculate(long[] clusterTotal, long[][] pending, long[][] used) {
     propagateRequests(pending, used);
     System.arraycopy(clusterTotal, 0, runtime[QuotaTree.ROOT_INDEX], 0, clusterTotal.length);
+    long[] shared = shareableAtRoot(clusterTotal, used);
     for (int q = 0; q < tree.size(); q++) { // pre-order: a parent's runtime is final first
       if (tree.children(q).length > 0) {
         for (int r = 0; r < tree.resourceCount(); r++) {
           if (tree.governs[q][r]) { // children only govern resources their parent governs
-            share(q, r);
+            share(q, r, q == QuotaTree.ROOT_INDEX ? shared[r] : runtime[q][r]);
           }
         }
       }
     }
+  }
+
+  /** The cluster total less what the system and default quotas use, never below zero. */
+  private long[] shareableAtRoot(long[] clusterTotal, long[][] used) {
+    long[] shared = clusterTotal.clone();
+    for (int c : tree.children(QuotaTree.ROOT_INDEX)) {
+      if (tree.outsideShare(c)) {
+        for (int r = 0; r < shared.length; r++) {
+          shared[r] = Math.max(0, shared[r] - used[c][r]);
+        }
+      }
+    }
+    return shared;
   }
 
   private void propagateRequests(long[][] pending, long[][] used) {
@@ -74,7 +88,9 @@ final class RuntimeQuotaCalculator {
   }
 
   /**
-   * Shares parent {@code p}'s runtime of resource {@code r} among its children that govern it.
+   * Shares {@code total} of resource {@code r} (parent {@code p}'s runtime, or less at the root)
+   * among the children that govern it. The system and default quotas take no part: their runtime
+   * is their max.
    *
    * <p>Each child starts at {@code base = max(min, guaranteed)} (capped at max) when it asks for
    * more, and is then hungry; otherwise it gets its request if it lends, or {@code base} if it
@@ -85,13 +101,14 @@ final class RuntimeQuotaCalculator {
    * nothing is left or nobody is hungry. Anything left after that stays unassigned with the
    * parent.
    */
-  private void share(int p, int r) {
+  private void share(int p, int r, long total) {
     int[] kids = tree.children(p);
-    long total = runtime[p][r];
     long[] mins = new long[kids.length];
     long sumMin = 0;
     for (int i = 0; i < kids.length; i++) {
-      if (tree.governs[kids[i]][r]) {
+      if (tree.outsideShare(kids[i])) {
+        runtime[kids[i]][r] = tree.max[kids[i]][r];
+      } else if (tree.governs[kids[i]][r]) {
         mins[i] = tree.min[kids[i]][r];
         sumMin = mins[i] > Long.MAX_VALUE - sumMin ? Long.MAX_VALUE : sumMin + mins[i];
       }
@@ -106,7 +123,7 @@ final class RuntimeQuotaCalculator {
     boolean weightless = false;
     for (int i = 0; i < kids.length; i++) {
       int c = kids[i];
-      if (!tree.governs[c][r]) {
+      if (!tree.governs[c][r] || tree.outsideShare(c)) {
         continue;
       }
       // Capped at max so that a guaranteed amount above max cannot lift runtime over max.

@@ -193,4 +193,30 @@ class GpuAllocatorTest {
     assertThat(paired).isGreaterThan(scattered);
     assertThat(GpuAllocator.score(h100, wholeGpusUsed(h100, 0, 1, 2, 3, 4), four)).isZero();
   }
+
+  @Test
+  void fragmentationScoreKeepsRoomTheWorkloadNeedsWhereBestFitWouldStrandIt() {
+    NodeGpuInventory plain = GpuNodes.withTable(h100, GpuPartitionTable.NONE);
+    List<TaskClass> halves = List.of(new TaskClass(0, 0, 1, 50, 1));
+    GpuRequest half = GpuRequest.share(50, 50);
+    NodeGpuUsage oneHalfUsed =
+        NodeGpuUsage.NONE.reserve(GpuAllocator.allocate(plain, NodeGpuUsage.NONE, half).allocation().orElseThrow());
+    GpuRequest thirty = GpuRequest.share(30, 30);
+
+    // Best-fit puts 30 % beside the half, leaving 20 % no half can use: 20 points of fragmentation.
+    int thirtyBesideAHalf = score(plain, oneHalfUsed, thirty, halves);
+    int thirtyOnAnIdleNode = score(plain, NodeGpuUsage.NONE, thirty, halves);
+
+    assertThat(thirtyBesideAHalf).isEqualTo(40);
+    assertThat(thirtyOnAnIdleNode).isEqualTo(50);
+    // With no fragmentation either way, the fuller node wins.
+    assertThat(score(plain, oneHalfUsed, half, halves))
+        .isGreaterThanOrEqualTo(score(plain, NodeGpuUsage.NONE, half, halves));
+    assertThat(score(plain, wholeGpusUsed(plain, 0, 1, 2, 3, 4, 5, 6, 7), half, halves)).isZero();
+  }
+
+  private static int score(NodeGpuInventory node, NodeGpuUsage usage, GpuRequest request, List<TaskClass> workload) {
+    GpuFragmentation.FreeCapacity free = GpuFragmentation.FreeCapacity.of(node, usage, 64_000, 1L << 40);
+    return GpuAllocator.fragmentationScore(node, usage, request, free, 1000, 1 << 30, workload);
+  }
 }

@@ -19,6 +19,8 @@ public final class WellKnown {
   public static final String QUEUE_NAME_ANNOTATION = KOORD_QUEUE_PREFIX + "queue-name";
   public static final String QUEUE_POLICY_LABEL = KOORD_QUEUE_PREFIX + "queue-policy";
   public static final String QUEUE_ARGS = KOORD_QUEUE_PREFIX + "queue-args";
+  /** On a Queue (and an ElasticQuota, copied to its Queue): the Intelligent policy's threshold. */
+  public static final String PRIORITY_THRESHOLD = KOORD_QUEUE_PREFIX + "priority-threshold";
   public static final String WAIT_FOR_PODS_RUNNING = KOORD_QUEUE_PREFIX + "wait-for-pods-running";
   public static final String ENABLE_QUEUEUNIT_PREEMPTION =
       KOORD_QUEUE_PREFIX + "enable-queueunit-preemption";

@@ -56,12 +56,13 @@ class KoordletFootprintBench {
 
       loop(collector, refs, pods, WARM_UP);
       long cpuBefore = cpuNanos();
+      Map<String, long[]> threadsBefore = threadTicks();
       long start = System.nanoTime();
       loop(collector, refs, pods, RUN);
       double seconds = (System.nanoTime() - start) / 1e9;
       double corePercent = (cpuNanos() - cpuBefore) / 1e9 / seconds * 100;
       long rssMib = rssKib() / 1024;
-      report(corePercent, rssMib, seconds);
+      report(corePercent, rssMib, seconds, threadBreakdown(threadsBefore, threadTicks(), seconds));
     }
   }
 
@@ -91,12 +92,50 @@ class KoordletFootprintBench {
         .findFirst().orElseThrow();
   }
 
-  private static void report(double corePercent, long rssMib, double seconds) throws IOException {
+  /** User and system clock ticks of each thread by name (threads of one name summed), from /proc. */
+  private static Map<String, long[]> threadTicks() throws IOException {
+    Map<String, long[]> ticks = new java.util.TreeMap<>();
+    try (var tasks = Files.list(Path.of("/proc/self/task"))) {
+      for (Path task : (Iterable<Path>) tasks::iterator) {
+        String stat;
+        try {
+          stat = Files.readString(task.resolve("stat"));
+        } catch (IOException gone) {
+          continue;
+        }
+        String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("\\d+$", "N");
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        long[] sum = ticks.computeIfAbsent(name, n -> new long[2]);
+        sum[0] += Long.parseLong(fields[11]);
+        sum[1] += Long.parseLong(fields[12]);
+      }
+    }
+    return ticks;
+  }
+
+  /** Rows "| thread | user % | system % |" of the threads that used CPU during the run, busiest first. */
+  private static String threadBreakdown(Map<String, long[]> before, Map<String, long[]> after, double seconds) {
+    double ticksPerSecond = 100; // USER_HZ on Linux
+    StringBuilder rows = new StringBuilder();
+    after.entrySet().stream()
+        .map(e -> {
+          long[] old = before.getOrDefault(e.getKey(), new long[2]);
+          return Map.entry(e.getKey(), new long[] {e.getValue()[0] - old[0], e.getValue()[1] - old[1]});
+        })
+        .filter(e -> e.getValue()[0] + e.getValue()[1] > 0)
+        .sorted((a, b) -> Long.compare(b.getValue()[0] + b.getValue()[1], a.getValue()[0] + a.getValue()[1]))
+        .forEach(e -> rows.append(String.format("| %s | %.2f | %.2f |%n", e.getKey(),
+            e.getValue()[0] / ticksPerSecond / seconds * 100, e.getValue()[1] / ticksPerSecond / seconds * 100)));
+    return rows.toString();
+  }
+
+  private static void report(double corePercent, long rssMib, double seconds, String threads) throws IOException {
     String text = String.format(
         "# koordlet footprint%n%n%d pods with real cgroups, collected every 1 s for %.0f s after %d s warm-up,"
             + " NodeMetric status built every 10 s.%n%n| figure | measured | goal |%n|---|---|---|%n"
-            + "| CPU (%% of one core) | %.2f | < 1 |%n| RSS (MiB, whole test JVM) | %d | < 100 |%n",
-        PODS, seconds, WARM_UP.toSeconds(), corePercent, rssMib);
+            + "| CPU (%% of one core) | %.2f | < 1 |%n| RSS (MiB, whole test JVM) | %d | < 100 |%n%n"
+            + "CPU by thread (%% of one core, 10 ms ticks):%n%n| thread | user | system |%n|---|---|---|%n%s",
+        PODS, seconds, WARM_UP.toSeconds(), corePercent, rssMib, threads);
     Path out = io.koord4j.testing.LocalCluster.repoRoot().resolve("e2e/target/bench/koordlet-footprint.md");
     Files.createDirectories(out.getParent());
     Files.writeString(out, text);

@@ -44,10 +44,7 @@ final class QuotaRoom {
   static QuotaRoom of(Collection<ElasticQuota> quotas, List<Node> nodes, List<Pod> pods) {
     QuotaRoom room;
     try {
-      room = new QuotaRoom(QuotaTree.of(quotas.stream()
-          .filter(quota -> !WellKnown.ROOT_QUOTA.equals(quota.getMetadata().getName()))
-          .map(ElasticQuotaSpecs::from)
-          .toList()), null, true);
+      room = new QuotaRoom(QuotaTree.of(ElasticQuotaSpecs.belowRoot(quotas)), null, true);
     } catch (IllegalArgumentException e) {
       room = new QuotaRoom(QuotaTree.of(List.of()), "the ElasticQuota tree is invalid: " + e.getMessage(), true);
     }

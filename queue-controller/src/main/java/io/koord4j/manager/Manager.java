@@ -23,8 +23,10 @@ import io.koord4j.manager.jobs.JobIntegrations;
 import io.koord4j.manager.jobs.JobReconciler;
 import io.koord4j.manager.metrics.ManagerMetrics;
 import io.koord4j.manager.noderesource.BatchResourceReconciler;
+import io.koord4j.manager.nodeslo.NodeSloReconciler;
 import io.koord4j.manager.queue.QueueReconciler;
 import io.koord4j.manager.quota.ElasticQuotaReconciler;
+import io.koord4j.manager.quota.SystemQuotaKeeper;
 import io.koord4j.manager.support.InformerReconciler;
 import io.koord4j.manager.support.SharedInformers;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -62,6 +64,7 @@ public final class Manager implements LeaderControllers {
   private final Operator operator;
   /** Answers the gang-feasibility checks that Queues name, for their units. */
   private KueueAdmissionCheckController<QueueUnit> unitChecks;
+  private SystemQuotaKeeper systemQuotas;
 
   public Manager(KubernetesClient client, MeterRegistry registry) {
     this.client = client;
@@ -91,12 +94,16 @@ public final class Manager implements LeaderControllers {
     }
     BatchResourceReconciler.forCluster(client, System.getenv(), clock)
         .ifPresent(batch -> register(batch, BatchResourceReconciler.NAME));
+    NodeSloReconciler.forCluster(client, System.getenv())
+        .ifPresent(slo -> register(slo, NodeSloReconciler.NAME));
     this.snapshots = snapshots;
   }
 
   /** Rebuilds the admission state from the cluster, then starts reconciling. */
   public void start() throws InterruptedException {
     loop.start();
+    systemQuotas = new SystemQuotaKeeper(client, informers);
+    systemQuotas.start();
     unitChecks = KueueAdmissionCheckController.start(
         client, informers, new UnitAdmissionChecks(), CheckSettings.from(System.getenv()));
     publishers.add(
@@ -147,6 +154,9 @@ public final class Manager implements LeaderControllers {
     publishers.forEach(InformerReconciler::close);
     if (unitChecks != null) {
       unitChecks.close();
+    }
+    if (systemQuotas != null) {
+      systemQuotas.close();
     }
     loop.close();
     informers.close();

@@ -17,13 +17,14 @@ import java.util.List;
 public final class ResourceWebhooks {
   private ResourceWebhooks() {}
 
-  public static List<MutatingEndpoint> mutating() {
+  /** @param quotas every ElasticQuota, for a child's defaults taken from its parent */
+  public static List<MutatingEndpoint> mutating(QuotaLookup quotas) {
     return List.of(
         new MutatingEndpoint(
             "defaults.elasticquotas.koord4j.io",
             "/mutate-elasticquotas",
             List.of(quotaRule("CREATE", "UPDATE")),
-            new ElasticQuotaDefaults()));
+            new ElasticQuotaDefaults(quotas)));
   }
 
   /** @param quotas every ElasticQuota, for the tree rules */

@@ -83,7 +83,7 @@ public final class WebhookServer implements AutoCloseable {
         settings,
         JobAdapters.builtIn(),
         cache.queues(),
-        concat(ResourceWebhooks.mutating(), PodWebhooks.mutating(cache.gangs())),
+        concat(ResourceWebhooks.mutating(cache.quotas()), PodWebhooks.mutating(cache.gangs())),
         ResourceWebhooks.validating(cache.quotas()),
         registry,
         cache);

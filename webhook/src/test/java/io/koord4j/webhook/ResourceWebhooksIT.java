@@ -16,6 +16,7 @@ import io.koord4j.api.queue.QueueSpec;
 import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.jobs.JobAdapters;
 import io.koord4j.webhook.admission.FixedQueues;
+import io.koord4j.webhook.admission.quota.QuotaLookup;
 import io.koord4j.webhook.admission.quota.Quotas;
 import java.time.Duration;
 import java.util.Map;
@@ -44,14 +45,15 @@ class ResourceWebhooksIT {
     suffix = bed.suffix;
     ownNamespace = bed.ownNamespace;
     quotaNamespace = bed.objectNamespace;
+    QuotaLookup quotas = bed.startCache().quotas();
     server =
         new WebhookServer(
             client,
             WebhookServerIT.settings(ownNamespace, "quota-" + suffix),
             JobAdapters.builtIn(),
             FixedQueues.NONE,
-            ResourceWebhooks.mutating(),
-            ResourceWebhooks.validating(bed.startCache().quotas()));
+            ResourceWebhooks.mutating(quotas),
+            ResourceWebhooks.validating(quotas));
     bed.start(server);
     // The configurations take a moment to reach the API server.
     await().atMost(Duration.ofSeconds(20)).until(
@@ -105,6 +107,18 @@ class ResourceWebhooksIT {
         .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getMessage())
             .contains("metadata.name: quota \"" + org + "\" cannot be deleted while it has "
                 + "children (\"" + teamA + "\")"));
+  }
+
+  @Test
+  void aChildWithoutATreeIdJoinsItsParentsTree() {
+    String pool = name("pool");
+    ElasticQuota parent =
+        Quotas.withLabel(Quotas.group(pool, "", "10", "100"), WellKnown.QUOTA_TREE_ID, pool);
+    create(parent);
+
+    ElasticQuota child = create(Quotas.leaf(name("pool-team"), pool, "1", "2"));
+
+    assertThat(child.getMetadata().getLabels()).containsEntry(WellKnown.QUOTA_TREE_ID, pool);
   }
 
   @Test

@@ -27,7 +27,7 @@ class WebhookRoutesTest {
   void everyPathFailsOpenExactlyWhenItsWebhookIsRegisteredWithIgnore() {
     List<MutatingEndpoint> mutators =
         Stream.concat(
-                ResourceWebhooks.mutating().stream(),
+                ResourceWebhooks.mutating(List::of).stream(),
                 PodWebhooks.mutating((namespace, group) -> OptionalInt.empty()).stream())
             .toList();
     List<ValidatingEndpoint> validators = ResourceWebhooks.validating(List::of);

@@ -116,6 +116,30 @@ public final class AdmissionCore {
     return accounting.ledger().limitedRequest(quota);
   }
 
+  // ---- pods that no unit owns
+
+  /**
+   * Charges a pod that no unit owns to its quota, or updates its charge. Such pods are not
+   * admitted here, but their use counts against the quota, so the tree never lends what they
+   * hold.
+   *
+   * @return whether the charge changed, so that a pass may admit differently
+   */
+  public boolean upsertPod(String uid, ChargedPod pod) {
+    refreshQuotas();
+    return accounting.upsertPod(uid, pod);
+  }
+
+  /**
+   * Releases a pod's charge: it ended, was deleted, or a unit now owns it.
+   *
+   * @return whether the pod was charged
+   */
+  public boolean removePod(String uid) {
+    refreshQuotas();
+    return accounting.removePod(uid);
+  }
+
   // ---- units
 
   /**

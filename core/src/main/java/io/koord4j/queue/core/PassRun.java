@@ -101,13 +101,19 @@ final class PassRun {
     if (running.isPresent()) {
       return new WaitReason.AwaitingPodsRunning(running.get().id());
     }
-    String blocker = cursor.blockers.get(unit.quota());
-    if (blocker != null) {
-      return new WaitReason.BlockedBehind(blocker);
+    QueueConfig config = cursor.queue.config;
+    boolean firstTier = config.servesFirst(unit.spec.priority());
+    if (config.policy() == QueuePolicy.INTELLIGENT && !firstTier && cursor.firstTierWaiting != null) {
+      return new WaitReason.BehindFirstTier(cursor.firstTierWaiting, config.priorityThreshold());
     }
-    WaitReason reason = tryAdmit(cursor.queue, unit);
-    if (reason != null && cursor.queue.config.policy() == QueuePolicy.BLOCK) {
-      cursor.blockers.put(unit.quota(), unit.id());
+    String blocker = cursor.blockers.get(unit.quota());
+    WaitReason reason =
+        blocker != null ? new WaitReason.BlockedBehind(blocker) : tryAdmit(cursor.queue, unit);
+    if (reason != null && (config.policy() == QueuePolicy.BLOCK || firstTier)) {
+      cursor.blockers.putIfAbsent(unit.quota(), unit.id());
+    }
+    if (reason != null && firstTier && cursor.firstTierWaiting == null) {
+      cursor.firstTierWaiting = unit.id();
     }
     return reason;
   }
@@ -219,8 +225,10 @@ final class PassRun {
   private static final class QueueCursor {
     final QueueState queue;
     final Iterator<QueuedUnit> units;
-    /** Block policy: the first unit of each quota that did not fit. */
+    /** Block policy and Intelligent's first tier: the first unit of each quota that did not fit. */
     final Map<String, String> blockers = new HashMap<>();
+    /** Intelligent policy: the first unit at or above the threshold that waits, if any. */
+    String firstTierWaiting;
 
     QueueCursor(QueueState queue) {
       this.queue = queue;

@@ -12,6 +12,8 @@ import java.util.Objects;
  *     the same queue and quota ({@code koord-queue/enable-queueunit-preemption})
  * @param waitForPodsRunning after admitting a unit, the queue admits nothing more until that
  *     unit's pods run ({@code koord-queue/wait-for-pods-running})
+ * @param priorityThreshold under the Intelligent policy, the lowest priority served first
+ *     ({@code koord-queue/priority-threshold})
  */
 public record QueueConfig(
     String name,
@@ -19,7 +21,8 @@ public record QueueConfig(
     int priority,
     boolean preemptionEnabled,
     boolean waitForPodsRunning,
-    Backoff backoff) {
+    Backoff backoff,
+    int priorityThreshold) {
 
   public QueueConfig {
     Objects.requireNonNull(name, "name");
@@ -29,26 +32,37 @@ public record QueueConfig(
 
   /** A Priority queue of priority 0 with default backoff and no extras. */
   public static QueueConfig of(String name) {
-    return new QueueConfig(name, QueuePolicy.PRIORITY, 0, false, false, Backoff.DEFAULT);
+    return new QueueConfig(
+        name, QueuePolicy.PRIORITY, 0, false, false, Backoff.DEFAULT,
+        QueuePolicy.DEFAULT_PRIORITY_THRESHOLD);
   }
 
   public QueueConfig withPolicy(QueuePolicy value) {
-    return new QueueConfig(name, value, priority, preemptionEnabled, waitForPodsRunning, backoff);
+    return new QueueConfig(name, value, priority, preemptionEnabled, waitForPodsRunning, backoff, priorityThreshold);
   }
 
   public QueueConfig withPriority(int value) {
-    return new QueueConfig(name, policy, value, preemptionEnabled, waitForPodsRunning, backoff);
+    return new QueueConfig(name, policy, value, preemptionEnabled, waitForPodsRunning, backoff, priorityThreshold);
   }
 
   public QueueConfig withPreemption() {
-    return new QueueConfig(name, policy, priority, true, waitForPodsRunning, backoff);
+    return new QueueConfig(name, policy, priority, true, waitForPodsRunning, backoff, priorityThreshold);
   }
 
   public QueueConfig withWaitForPodsRunning() {
-    return new QueueConfig(name, policy, priority, preemptionEnabled, true, backoff);
+    return new QueueConfig(name, policy, priority, preemptionEnabled, true, backoff, priorityThreshold);
+  }
+
+  public QueueConfig withPriorityThreshold(int value) {
+    return new QueueConfig(name, policy, priority, preemptionEnabled, waitForPodsRunning, backoff, value);
+  }
+
+  /** Whether the unit's priority puts it in the first tier of an Intelligent queue. */
+  boolean servesFirst(int unitPriority) {
+    return policy == QueuePolicy.INTELLIGENT && unitPriority >= priorityThreshold;
   }
 
   public QueueConfig withBackoff(Backoff value) {
-    return new QueueConfig(name, policy, priority, preemptionEnabled, waitForPodsRunning, value);
+    return new QueueConfig(name, policy, priority, preemptionEnabled, waitForPodsRunning, value, priorityThreshold);
   }
 }

@@ -1,7 +1,7 @@
 package io.koord4j.queue.core;
 
 /**
- * How a queue treats a unit that cannot be admitted. Both policies order units the same way:
+ * How a queue treats a unit that cannot be admitted. Every policy orders units the same way:
  * higher priority first, then earlier arrival.
  */
 public enum QueuePolicy {
@@ -12,7 +12,16 @@ public enum QueuePolicy {
    * the same queue, so large units are not starved by a stream of small ones. The block lifts as
    * soon as that unit fits: it is tried again in every pass.
    */
-  BLOCK;
+  BLOCK,
+  /**
+   * koord-queue's two-tier policy: units whose priority reaches the queue's threshold are served
+   * first and behave as under {@link #BLOCK}; the others are served only while no unit above the
+   * threshold waits in the queue, and behave as under {@link #PRIORITY}.
+   */
+  INTELLIGENT;
+
+  /** koord-queue's default priority threshold of an Intelligent queue. */
+  public static final int DEFAULT_PRIORITY_THRESHOLD = 4;
 
   /**
    * Reads a Queue's {@code spec.queuePolicy}. koord-queue blocks only for {@code "Block"}; its
@@ -20,6 +29,9 @@ public enum QueuePolicy {
    * non-blocking priority queue, and so they do here.
    */
   public static QueuePolicy fromSpec(String value) {
-    return "Block".equals(value) ? BLOCK : PRIORITY;
+    if ("Block".equals(value)) {
+      return BLOCK;
+    }
+    return "Intelligent".equals(value) ? INTELLIGENT : PRIORITY;
   }
 }

@@ -12,7 +12,8 @@ import java.util.Map;
 
 /**
  * Keeps the quota ledger in step with the units: pending and backing-off units count as demand,
- * admitted units as used, at their leaf quota.
+ * admitted units as used, at their leaf quota. Pods that no unit owns are charged the same way:
+ * pending pods as demand, placed pods as used.
  *
  * <p>Quota specs arrive one informer event at a time, possibly children before parents, so a
  * spec change only marks the tree stale; {@link #refresh} rebuilds it once, recounting every
@@ -23,6 +24,7 @@ import java.util.Map;
 final class QuotaAccounting {
 
   private final Map<String, QuotaSpec> specs = new HashMap<>();
+  private final Map<String, ChargedPod> pods = new HashMap<>();
   private ResourceVector clusterTotal = ResourceVector.EMPTY;
   private QuotaTree tree = QuotaTree.of(List.of());
   private QuotaLedger ledger = new QuotaLedger(tree);
@@ -67,6 +69,46 @@ final class QuotaAccounting {
     ledger = new QuotaLedger(tree);
     ledger.setClusterTotal(clusterTotal);
     units.forEach(this::count);
+    pods.values().forEach(pod -> chargePod(pod, 1));
+  }
+
+  /**
+   * Charges a pod no unit owns, replacing what was charged for it before.
+   *
+   * @return whether the charge changed
+   */
+  boolean upsertPod(String uid, ChargedPod pod) {
+    ChargedPod before = pods.put(uid, pod);
+    if (pod.equals(before)) {
+      return false;
+    }
+    chargePod(before, -1);
+    chargePod(pod, 1);
+    return true;
+  }
+
+  /** @return whether the pod was charged */
+  boolean removePod(String uid) {
+    ChargedPod before = pods.remove(uid);
+    chargePod(before, -1);
+    return before != null;
+  }
+
+  private void chargePod(ChargedPod pod, int sign) {
+    if (pod == null || specsChanged || !isUsable(pod.quota())) {
+      return;
+    }
+    if (pod.placed()) {
+      if (sign > 0) {
+        ledger.addUsed(pod.quota(), pod.request());
+      } else {
+        ledger.removeUsed(pod.quota(), pod.request());
+      }
+    } else if (sign > 0) {
+      ledger.addPending(pod.quota(), pod.request());
+    } else {
+      ledger.removePending(pod.quota(), pod.request());
+    }
   }
 
   /** The ledger of the current tree; call {@link #refresh} first. */

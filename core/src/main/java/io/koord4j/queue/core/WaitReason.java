@@ -29,6 +29,18 @@ public sealed interface WaitReason {
     }
   }
 
+  /**
+   * An Intelligent queue serves units below its priority threshold only while no unit at or
+   * above it waits.
+   */
+  record BehindFirstTier(String unitId, int threshold) implements WaitReason {
+    @Override
+    public String message() {
+      return "waiting behind " + unitId + " (Intelligent policy: units of priority " + threshold
+          + " or more go first)";
+    }
+  }
+
   record InBackoff(Instant until, int attempt) implements WaitReason {
     @Override
     public String message() {

@@ -9,6 +9,7 @@ import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.quota.QuotaSpec;
 import io.koord4j.quota.ResourceVector;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
@@ -39,6 +40,17 @@ public final class ElasticQuotaSpecs {
         ResourceQuantities.toVector(max(quota)),
         lenientResourceList(quota, WellKnown.QUOTA_SHARED_WEIGHT),
         lenientResourceList(quota, WellKnown.QUOTA_GUARANTEED));
+  }
+
+  /**
+   * The quotas of a tree as controllers read them. The root's own object, which Koordinator
+   * creates to show the root, describes the implicit root and is left out.
+   */
+  public static List<QuotaSpec> belowRoot(Collection<ElasticQuota> quotas) {
+    return quotas.stream()
+        .filter(quota -> !WellKnown.ROOT_QUOTA.equals(quota.getMetadata().getName()))
+        .map(ElasticQuotaSpecs::from)
+        .toList();
   }
 
   /**

@@ -1,5 +1,7 @@
 package io.koord4j.quota.kube;
 
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.quota.ElasticQuota;
@@ -26,16 +28,24 @@ public final class QuotaResolver {
 
   /** @param quotas every ElasticQuota, by name */
   public static String resolve(QueueUnit unit, Map<String, ElasticQuota> quotas) {
-    Map<String, String> labels = unit.getMetadata().getLabels();
+    return resolve(unit.getMetadata(), unit.getSpec().getQueue(), quotas);
+  }
+
+  /** A pod's quota: as a unit's, without the queue step. */
+  public static String resolve(Pod pod, Map<String, ElasticQuota> quotas) {
+    return resolve(pod.getMetadata(), null, quotas);
+  }
+
+  private static String resolve(ObjectMeta metadata, String queue, Map<String, ElasticQuota> quotas) {
+    Map<String, String> labels = metadata.getLabels();
     String labelled = labels == null ? null : labels.get(WellKnown.QUOTA_NAME);
     if (labelled != null && !labelled.isBlank()) {
-      return labelled;
+      return labelled.strip();
     }
-    String queue = unit.getSpec().getQueue();
     if (queue != null && quotas.containsKey(queue)) {
       return queue;
     }
-    String namespace = unit.getMetadata().getNamespace();
+    String namespace = metadata.getNamespace();
     if (quotas.containsKey(namespace)) {
       return namespace;
     }

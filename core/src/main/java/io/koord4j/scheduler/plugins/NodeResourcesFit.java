@@ -20,7 +20,8 @@ import java.util.Set;
  * Whether the node has room for the pod's request (CPU, memory, extended resources) and one more
  * pod, leaving to DeviceShare the GPU resources it counts by device ({@link DeviceShare#handles});
  * scores nodes by how much CPU and memory stays free (least allocated first), which spreads
- * load.
+ * load. Nodes whose GPUs DeviceShare scores by fragmentation ({@link
+ * DeviceShare#scoresByFragmentation}) score alike: spreading pods over them would strand GPUs.
  */
 public final class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, ScorePlugin {
 
@@ -71,6 +72,9 @@ public final class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, Sc
   @Override
   public long score(CycleState state, Pod pod, NodeInfo node) {
     ResourceVector request = state.get(REQUEST);
+    if (DeviceShare.scoresByFragmentation(node)) {
+      return MAX_SCORE;
+    }
     long sum = 0;
     for (String resource : SCORED) {
       long allocatable = node.allocatable().get(resource);

@@ -1,9 +1,11 @@
 package io.koord4j.koordlet.cgroup;
 
+import io.koord4j.koordlet.files.KernelFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -12,6 +14,8 @@ public final class CgroupFiles {
   private final CgroupLayout layout;
   /** Hierarchy roots by controller, resolved once: this class runs per pod per sample. */
   private final Map<String, Path> hierarchies = new ConcurrentHashMap<>();
+  /** The files sampled every second, held open. */
+  private final KernelFiles sampled = new KernelFiles();
 
   public CgroupFiles(CgroupLayout layout) {
     this.layout = layout;
@@ -30,14 +34,19 @@ public final class CgroupFiles {
     return Files.isDirectory(dir("cpu", dir));
   }
 
-  /** CPU time the cgroup has used since it was created, in nanoseconds. */
+  /**
+   * CPU time the cgroup has used since it was created, in nanoseconds.
+   *
+   * @throws UncheckedIOException with a {@link java.nio.file.NoSuchFileException} cause when the
+   *     cgroup does not exist
+   */
   public long cpuUsageNanos(String dir) {
     if (layout.version() == CgroupVersion.V2) {
       Path file = dir("cpu", dir).resolve("cpu.stat");
-      return CgroupFormats.required(file.toString(), read(file), "usage_usec") * 1_000;
+      return sampled.read(file, text -> CgroupFormats.required(file.toString(), text, "usage_usec")) * 1_000;
     }
     Path file = dir("cpuacct", dir).resolve("cpuacct.usage");
-    return CgroupFormats.singleValue(file.toString(), read(file));
+    return sampled.read(file, text -> CgroupFormats.singleValue(file.toString(), text));
   }
 
   /** Memory in use without the page cache the kernel can drop at once (usage minus inactive file). */
@@ -46,9 +55,17 @@ public final class CgroupFiles {
     boolean v2 = layout.version() == CgroupVersion.V2;
     Path usageFile = base.resolve(v2 ? "memory.current" : "memory.usage_in_bytes");
     Path statFile = base.resolve("memory.stat");
-    long usage = CgroupFormats.singleValue(usageFile.toString(), read(usageFile));
-    Long inactiveFile = CgroupFormats.keyedValue(statFile.toString(), read(statFile), v2 ? "inactive_file" : "total_inactive_file");
+    String inactiveKey = v2 ? "inactive_file" : "total_inactive_file";
+    long usage = sampled.read(usageFile, text -> CgroupFormats.singleValue(usageFile.toString(), text));
+    Long inactiveFile = sampled.read(statFile, text -> CgroupFormats.keyedValue(statFile.toString(), text, inactiveKey));
     return Math.max(0, usage - (inactiveFile == null ? 0 : inactiveFile));
+  }
+
+  /** Closes the files held open for a cgroup that is no longer sampled. */
+  public void forget(String dir) {
+    for (String controller : List.of("cpu", "cpuacct", "memory")) {
+      sampled.forgetUnder(dir(controller, dir));
+    }
   }
 
   /** The CFS quota in µs per period, -1 when unlimited. */

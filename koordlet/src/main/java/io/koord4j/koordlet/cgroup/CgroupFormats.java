@@ -1,5 +1,6 @@
 package io.koord4j.koordlet.cgroup;
 
+import io.koord4j.koordlet.files.Ascii;
 import java.util.regex.Pattern;
 
 /** Parsers and printers of the cgroup interface files koordlet reads and writes; no I/O. */
@@ -15,45 +16,54 @@ public final class CgroupFormats {
 
   /**
    * One value of a flat-keyed file such as {@code cpu.stat} or {@code memory.stat} ("key value"
-   * per line), null when the key is absent. Scans without building a map: it runs per pod per
-   * sample.
+   * per line), null when the key is absent. Scans in place: it runs per pod per sample.
    */
-  public static Long keyedValue(String file, String content, String key) {
+  public static Long keyedValue(String file, CharSequence content, String key) {
     int from = 0;
     while (from < content.length()) {
-      int end = content.indexOf('\n', from);
-      if (end < 0) {
-        end = content.length();
-      }
-      if (content.startsWith(key, from) && end > from + key.length()
-          && Character.isWhitespace(content.charAt(from + key.length()))) {
-        String value = content.substring(from + key.length(), end).trim();
-        try {
-          return Long.parseLong(value);
-        } catch (NumberFormatException e) {
-          throw new IllegalArgumentException(file + ": \"" + key + " " + value + "\" is not \"key number\"", e);
-        }
+      int end = Ascii.lineEnd(content, from);
+      int afterKey = from + key.length();
+      if (afterKey < end && Ascii.startsWith(content, from, key) && Ascii.isSpace(content.charAt(afterKey))) {
+        return number(file, content, afterKey, end, key + " ");
       }
       from = end + 1;
     }
     return null;
   }
 
-  /** A file holding one integer, such as {@code cpuacct.usage} or {@code memory.current}. */
-  public static long singleValue(String file, String content) {
-    String value = content.trim();
-    if (value.equals("max")) {
+  /** A file holding one integer, such as {@code cpuacct.usage} or {@code memory.current}; "max" is unlimited. */
+  public static long singleValue(String file, CharSequence content) {
+    int start = Ascii.skipSpaces(content, 0, content.length());
+    int end = Ascii.wordEnd(content, start, content.length());
+    if (end - start == 3 && Ascii.startsWith(content, start, "max")) {
       return Long.MAX_VALUE;
     }
+    return number(file, content, 0, content.length(), "");
+  }
+
+  /** The integer that is alone, but for spaces, in [from, to). */
+  private static long number(String file, CharSequence content, int from, int to, String label) {
+    int start = Ascii.skipSpaces(content, from, to);
+    int end = Ascii.wordEnd(content, start, to);
+    if (start == end || Ascii.skipSpaces(content, end, to) != to) {
+      throw notANumber(file, content, from, to, label, null);
+    }
     try {
-      return Long.parseLong(value);
+      return Long.parseLong(content, start, end, 10);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(file + ": \"" + value + "\" is not an integer", e);
+      throw notANumber(file, content, from, to, label, e);
     }
   }
 
+  private static IllegalArgumentException notANumber(
+      String file, CharSequence content, int from, int to, String label, NumberFormatException cause) {
+    String text = label + Ascii.trimmed(content, from, to);
+    return new IllegalArgumentException(
+        file + ": \"" + text.trim() + "\" is not " + (label.isEmpty() ? "an integer" : "\"key number\""), cause);
+  }
+
   /** A required key of a keyed file. */
-  public static long required(String file, String content, String key) {
+  public static long required(String file, CharSequence content, String key) {
     Long value = keyedValue(file, content, key);
     if (value == null) {
       throw new IllegalArgumentException(file + " has no \"" + key + "\" line");

@@ -1,32 +1,24 @@
 package io.koord4j.koordlet.metrics;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import io.koord4j.koordlet.files.KernelFiles;
 import java.nio.file.Path;
 
 /** The node's CPU and memory from a proc mount ({@code /proc} on the host). */
 public final class ProcFiles {
-  private final Path procRoot;
+  private final Path stat;
+  private final Path meminfo;
+  private final KernelFiles files = new KernelFiles();
 
   public ProcFiles(Path procRoot) {
-    this.procRoot = procRoot;
+    this.stat = procRoot.resolve("stat");
+    this.meminfo = procRoot.resolve("meminfo");
   }
 
   public ProcFormats.CpuTimes cpuTimes() {
-    return ProcFormats.cpuTimes(read("stat"));
+    return files.read(stat, ProcFormats::cpuTimes);
   }
 
   public ProcFormats.MemInfo memInfo() {
-    return ProcFormats.memInfo(read("meminfo"));
-  }
-
-  private String read(String name) {
-    Path file = procRoot.resolve(name);
-    try {
-      return Files.readString(file);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + file, e);
-    }
+    return files.read(meminfo, ProcFormats::memInfo);
   }
 }

@@ -1,5 +1,7 @@
 package io.koord4j.koordlet.metrics;
 
+import io.koord4j.koordlet.files.Ascii;
+
 /** Parsers of {@code /proc/stat} and {@code /proc/meminfo}; no I/O. */
 public final class ProcFormats {
   private ProcFormats() {}
@@ -26,15 +28,19 @@ public final class ProcFormats {
     }
   }
 
-  public static CpuTimes cpuTimes(String procStat) {
+  /** Reads the "cpu" and "cpuN" lines at the top of /proc/stat and stops at the first other line. */
+  public static CpuTimes cpuTimes(CharSequence procStat) {
     long[] fields = null;
     int cpus = 0;
-    for (String line : procStat.split("\n")) {
-      if (line.startsWith("cpu ")) {
-        fields = numbers(line.substring(4));
-      } else if (line.startsWith("cpu")) {
+    int from = 0;
+    while (from < procStat.length() && Ascii.startsWith(procStat, from, "cpu")) {
+      int end = Ascii.lineEnd(procStat, from);
+      if (Ascii.startsWith(procStat, from, "cpu ")) {
+        fields = numbers(procStat, from + 4, end);
+      } else {
         cpus++;
       }
+      from = end + 1;
     }
     if (fields == null || fields.length < 8) {
       throw new IllegalArgumentException("/proc/stat has no \"cpu\" line with eight counters");
@@ -45,15 +51,18 @@ public final class ProcFormats {
     return new CpuTimes(busy, busy + idle, Math.max(cpus, 1));
   }
 
-  public static MemInfo memInfo(String procMeminfo) {
+  public static MemInfo memInfo(CharSequence procMeminfo) {
     long total = -1;
     long available = -1;
-    for (String line : procMeminfo.split("\n")) {
-      if (line.startsWith("MemTotal:")) {
-        total = kilobytes(line) * 1024;
-      } else if (line.startsWith("MemAvailable:")) {
-        available = kilobytes(line) * 1024;
+    int from = 0;
+    while (from < procMeminfo.length() && (total < 0 || available < 0)) {
+      int end = Ascii.lineEnd(procMeminfo, from);
+      if (Ascii.startsWith(procMeminfo, from, "MemTotal:")) {
+        total = numbers(procMeminfo, from + "MemTotal:".length(), end)[0] * 1024;
+      } else if (Ascii.startsWith(procMeminfo, from, "MemAvailable:")) {
+        available = numbers(procMeminfo, from + "MemAvailable:".length(), end)[0] * 1024;
       }
+      from = end + 1;
     }
     if (total < 0 || available < 0) {
       throw new IllegalArgumentException("/proc/meminfo needs MemTotal and MemAvailable lines");
@@ -61,17 +70,19 @@ public final class ProcFormats {
     return new MemInfo(total, available);
   }
 
-  private static long kilobytes(String line) {
-    String[] parts = line.trim().split("\\s+");
-    return Long.parseLong(parts[1]);
-  }
-
-  private static long[] numbers(String text) {
-    String[] parts = text.trim().split("\\s+");
-    long[] values = new long[parts.length];
-    for (int i = 0; i < parts.length; i++) {
-      values[i] = Long.parseLong(parts[i]);
+  /** The leading whole numbers of [from, to), up to the first word that is not one (such as "kB"). */
+  private static long[] numbers(CharSequence text, int from, int to) {
+    long[] values = new long[10];
+    int count = 0;
+    int start = Ascii.skipSpaces(text, from, to);
+    while (start < to && Character.isDigit(text.charAt(start))) {
+      int end = Ascii.wordEnd(text, start, to);
+      if (count == values.length) {
+        values = java.util.Arrays.copyOf(values, count * 2);
+      }
+      values[count++] = Long.parseLong(text, start, end, 10);
+      start = Ascii.skipSpaces(text, end, to);
     }
-    return values;
+    return java.util.Arrays.copyOf(values, count);
   }
 }

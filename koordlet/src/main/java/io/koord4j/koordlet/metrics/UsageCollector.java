@@ -2,16 +2,17 @@ package io.koord4j.koordlet.metrics;
 
 import io.koord4j.koordlet.cgroup.CgroupFiles;
 import java.io.UncheckedIOException;
+import java.nio.file.NoSuchFileException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.LongSupplier;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,18 +45,25 @@ public final class UsageCollector {
     this.clock = clock;
     this.monotonicNanos = monotonicNanos;
     this.podCapacity = podCapacity;
-    this.node = new UsageSeries(nodeCapacity);
+    this.node = new UsageSeries(nodeCapacity, "");
   }
 
   /** Takes one sample of the node and of each pod; forgets pods no longer given. */
   public synchronized void collect(Collection<PodRef> current) {
     Instant now = clock.instant();
     collectNode(now);
-    Set<String> uids = current.stream().map(PodRef::uid).collect(Collectors.toSet());
-    pods.keySet().retainAll(uids);
+    Set<String> uids = new HashSet<>();
     for (PodRef pod : current) {
+      uids.add(pod.uid());
       collectPod(pod, now);
     }
+    pods.entrySet().removeIf(entry -> {
+      boolean gone = !uids.contains(entry.getKey());
+      if (gone) {
+        cgroups.forget(entry.getValue().dir);
+      }
+      return gone;
+    });
   }
 
   private void collectNode(Instant now) {
@@ -69,18 +77,22 @@ public final class UsageCollector {
   }
 
   private void collectPod(PodRef pod, Instant now) {
-    String dir = cgroups.layout().podDir(pod.kubeQos(), pod.uid());
-    if (!cgroups.exists(dir)) {
-      return; // not started yet, or already gone
-    }
+    UsageSeries known = pods.get(pod.uid());
+    String dir = known != null ? known.dir : cgroups.layout().podDir(pod.kubeQos(), pod.uid());
     try {
-      UsageSeries series = pods.computeIfAbsent(pod.uid(), uid -> new UsageSeries(podCapacity));
-      double cores = series.cpuRate.next(cgroups.cpuUsageNanos(dir), monotonicNanos.getAsLong());
+      long cpuNanos = cgroups.cpuUsageNanos(dir);
+      UsageSeries series = known != null ? known : new UsageSeries(podCapacity, dir);
+      pods.putIfAbsent(pod.uid(), series);
+      double cores = series.cpuRate.next(cpuNanos, monotonicNanos.getAsLong());
       if (!Double.isNaN(cores)) {
         series.cpu.add(now, cores);
         series.memory.add(now, cgroups.memoryWorkingSetBytes(dir));
       }
-    } catch (UncheckedIOException | IllegalArgumentException e) {
+    } catch (UncheckedIOException e) {
+      if (!(e.getCause() instanceof NoSuchFileException)) { // else not started yet, or already gone
+        LOG.debug("pod {}/{}: cgroup {} unreadable: {}", pod.namespace(), pod.name(), dir, e.getMessage());
+      }
+    } catch (IllegalArgumentException e) {
       LOG.debug("pod {}/{}: cgroup {} unreadable: {}", pod.namespace(), pod.name(), dir, e.getMessage());
     }
   }

@@ -9,8 +9,11 @@ final class UsageSeries {
   final MetricSeries cpu;
   final MetricSeries memory;
   final CounterRate cpuRate = new CounterRate();
+  /** The pod's cgroup, relative to the hierarchy roots; empty for the node. */
+  final String dir;
 
-  UsageSeries(int capacity) {
+  UsageSeries(int capacity, String dir) {
+    this.dir = dir;
     cpu = new MetricSeries(capacity);
     memory = new MetricSeries(capacity);
   }

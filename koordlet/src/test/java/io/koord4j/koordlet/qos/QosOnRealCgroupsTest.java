@@ -21,10 +21,12 @@ import io.koord4j.koordlet.states.NodeView;
 import io.koord4j.testing.TestPods;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -50,8 +52,9 @@ class QosOnRealCgroupsTest {
 
       rounds(collector, suppressor, view, 8);
       long quotaAlone = files.cpuQuotaUs(layout.qosDir(KubeQos.BEST_EFFORT));
-      Assumptions.assumeTrue(quotaAlone > 4 * CpuSuppression.MIN_QUOTA_US,
-          "other processes on this machine use all its CPU, so BE has no share to lose; quota " + quotaAlone);
+      // the service burns one core: BE can only be seen to lose it if more than a core is left to BE
+      Assumptions.assumeTrue(quotaAlone > CpuSuppression.quotaUs(1_000) + 4 * CpuSuppression.MIN_QUOTA_US,
+          "other processes on this machine leave BE less than a core, so it has no core to lose; quota " + quotaAlone);
       double batchAlone = coresUsed(batch);
       Process service = cgroups.burnCpuIn(layout.podDir(KubeQos.GUARANTEED, SERVICE));
       rounds(collector, suppressor, view, 8);
@@ -81,6 +84,10 @@ class QosOnRealCgroupsTest {
       View view = serviceAndBatch(cgroups, node("4", Long.toString(memory.usedBytes() * 100 / 80)), enabledSlo());
       cgroups.burnCpuIn(layout.podDir(KubeQos.GUARANTEED, SERVICE), 32);
       cgroups.burnCpuIn(layout.podDir(KubeQos.BEST_EFFORT, BATCH), 48);
+      // filling memory takes a busy machine a while; decide only once both pods hold theirs
+      Awaitility.await().atMost(Duration.ofSeconds(60)).until(() ->
+          files.memoryWorkingSetBytes(layout.podDir(KubeQos.GUARANTEED, SERVICE)) >= (32L << 20)
+              && files.memoryWorkingSetBytes(layout.podDir(KubeQos.BEST_EFFORT, BATCH)) >= (48L << 20));
       UsageCollector collector = collector(files);
       for (int i = 0; i < 4; i++) {
         collector.collect(view.refs());

@@ -3,11 +3,11 @@ package io.koord4j.manager.admission;
 import io.koord4j.quota.kube.QuotaResolver;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.koord4j.api.WellKnown;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitPhase;
@@ -18,6 +18,7 @@ import io.koord4j.manager.support.SharedInformers;
 import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.queue.core.AdmissionCore;
 import io.koord4j.queue.core.AdmissionPass;
+import io.koord4j.queue.core.ChargedPod;
 import io.koord4j.queue.core.Preemption;
 import io.koord4j.queue.core.UnitPhase;
 import io.koord4j.queue.core.UnitSpec;
@@ -25,6 +26,7 @@ import io.koord4j.queue.core.UnitStatus;
 import io.koord4j.queue.core.WaitingUnit;
 import io.koord4j.quota.ResourceVector;
 import io.koord4j.quota.kube.ElasticQuotaSpecs;
+import io.koord4j.quota.kube.PodCharges;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,7 +49,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The single owner of the {@link AdmissionCore}: informer events on QueueUnits, ElasticQuotas,
- * Queues and Nodes are applied on one thread, bursts of them are coalesced into one pass, and the
+ * Queues, Nodes and Pods (those no unit owns are charged to their quota) are applied on one thread, bursts of them are coalesced into one pass, and the
  * pass's decisions are written to the units' status.
  *
  * <p>State lives in the cluster: on start the core is rebuilt from the informers before the
@@ -77,6 +79,8 @@ public final class AdmissionLoop implements AutoCloseable {
   /** By {@link QueueKeys key}: namespace/name. */
   private final Map<String, Queue> queues = new HashMap<>();
   private final Map<String, ResourceVector> nodes = new HashMap<>();
+  /** Pods no unit owns, by uid, to charge them again when the quotas change. */
+  private final Map<String, Pod> chargedPods = new HashMap<>();
   /**
    * Per unit, the resourceVersion of our last write: older events are stale, and the event of the
    * write itself tells nothing new; both are ignored.
@@ -109,7 +113,8 @@ public final class AdmissionLoop implements AutoCloseable {
             inform(informers.of(QueueUnit.class), this::onUnit, this::onUnitGone),
             inform(informers.of(ElasticQuota.class), this::onQuota, this::onQuotaGone),
             inform(informers.of(Queue.class), this::onQueue, this::onQueueGone),
-            inform(informers.of(Node.class), this::onNode, this::onNodeGone))
+            inform(informers.of(Node.class), this::onNode, this::onNodeGone),
+            inform(informers.of(Pod.class), this::onPod, this::onPodGone))
         .join();
     try {
       thread.submit(this::replay).get();
@@ -175,6 +180,8 @@ public final class AdmissionLoop implements AutoCloseable {
       onQueue(queue);
     } else if (object instanceof Node node) {
       onNode(node);
+    } else if (object instanceof Pod pod) {
+      onPod(pod);
     }
   }
 
@@ -212,12 +219,9 @@ public final class AdmissionLoop implements AutoCloseable {
 
   /** The tree is replaced at once, and units re-resolve their quota (one may have appeared). */
   private void quotasChanged() {
-    core.setQuotas(
-        quotas.values().stream()
-            .filter(quota -> !WellKnown.ROOT_QUOTA.equals(quota.getMetadata().getName()))
-            .map(ElasticQuotaSpecs::from)
-            .toList());
+    core.setQuotas(ElasticQuotaSpecs.belowRoot(quotas.values()));
     units.values().forEach(this::feed);
+    List.copyOf(chargedPods.values()).forEach(this::onPod);
     passSoon();
   }
 
@@ -244,6 +248,30 @@ public final class AdmissionLoop implements AutoCloseable {
         .filter(unit -> name.equals(unit.getSpec().getQueue()) || unit.getSpec().getQueue() == null)
         .toList()
         .forEach(this::feed);
+  }
+
+  /** Pod status changes are many; a pass follows only those that change a quota's charge. */
+  private void onPod(Pod pod) {
+    String uid = pod.getMetadata().getUid();
+    Optional<ChargedPod> charge = PodCharges.of(pod, quotas);
+    boolean changed;
+    if (charge.isPresent()) {
+      chargedPods.put(uid, pod);
+      changed = core.upsertPod(uid, charge.get());
+    } else {
+      chargedPods.remove(uid);
+      changed = core.removePod(uid);
+    }
+    if (changed) {
+      passSoon();
+    }
+  }
+
+  private void onPodGone(Pod pod) {
+    chargedPods.remove(pod.getMetadata().getUid());
+    if (core.removePod(pod.getMetadata().getUid())) {
+      passSoon();
+    }
   }
 
   private void onNode(Node node) {

@@ -31,7 +31,17 @@ public final class QueueConfigs {
         priority == null ? 0 : priority,
         "true".equals(WellKnown.readQueueKey(annotations, WellKnown.ENABLE_QUEUEUNIT_PREEMPTION)),
         "true".equals(WellKnown.readQueueKey(annotations, WellKnown.WAIT_FOR_PODS_RUNNING)),
-        backoff(WellKnown.readQueueKey(annotations, WellKnown.QUEUE_ARGS)));
+        backoff(WellKnown.readQueueKey(annotations, WellKnown.QUEUE_ARGS)),
+        priorityThreshold(WellKnown.readQueueKey(annotations, WellKnown.PRIORITY_THRESHOLD)));
+  }
+
+  /** The Intelligent policy's threshold; koord-queue's default when absent or not a number. */
+  static int priorityThreshold(String value) {
+    try {
+      return value == null ? QueuePolicy.DEFAULT_PRIORITY_THRESHOLD : Integer.parseInt(value.strip());
+    } catch (NumberFormatException e) {
+      return QueuePolicy.DEFAULT_PRIORITY_THRESHOLD;
+    }
   }
 
   /** {@code podInitialBackoffSeconds} and {@code podMaxBackoffSeconds}; defaults when unusable. */

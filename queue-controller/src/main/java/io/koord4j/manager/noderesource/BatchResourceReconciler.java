@@ -1,6 +1,5 @@
 package io.koord4j.manager.noderesource;
 
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -28,7 +27,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,11 +54,7 @@ public final class BatchResourceReconciler implements Reconciler<Node> {
     this.clock = clock;
   }
 
-  /**
-   * The controller, when {@value #SWITCH} is true and the cluster serves NodeMetrics. The ConfigMap is read from {@code
-   * KOORD4J_SLO_CONFIG_NAMESPACE}, else koord4j's namespace {@code KOORD4J_NAMESPACE}
-   * ({@code koord4j-system}).
-   */
+  /** The controller, when {@value #SWITCH} is true and the cluster serves NodeMetrics; see {@link SloConfigMap}. */
   public static Optional<BatchResourceReconciler> forCluster(KubernetesClient client, Map<String, String> env, Clock clock) {
     if (!Boolean.parseBoolean(env.get(SWITCH))) {
       LOG.info("batch resources are off; {}=true turns them on", SWITCH);
@@ -70,9 +64,7 @@ public final class BatchResourceReconciler implements Reconciler<Node> {
       LOG.info("NodeMetric is not installed; nodes get no batch resources until the manager restarts after it is");
       return Optional.empty();
     }
-    String namespace =
-        env.getOrDefault("KOORD4J_SLO_CONFIG_NAMESPACE", env.getOrDefault("KOORD4J_NAMESPACE", "koord4j-system"));
-    return Optional.of(new BatchResourceReconciler(namespace, clock));
+    return Optional.of(new BatchResourceReconciler(SloConfigMap.namespace(env), clock));
   }
 
   @Override
@@ -90,14 +82,7 @@ public final class BatchResourceReconciler implements Reconciler<Node> {
                     ? Set.of() : Set.of(new ResourceID(pod.getSpec().getNodeName())))
                 .build(),
             context),
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(ConfigMap.class, Node.class)
-                .withNamespaces(configNamespace)
-                .withGenericFilter(map -> ColocationConfig.CONFIG_MAP.equals(map.getMetadata().getName()))
-                .withSecondaryToPrimaryMapper(map -> context.getPrimaryCache().list()
-                    .map(ResourceID::fromResource).collect(Collectors.toSet()))
-                .build(),
-            context));
+        SloConfigMap.informer(Node.class, configNamespace, context));
   }
 
   @Override
@@ -140,13 +125,8 @@ public final class BatchResourceReconciler implements Reconciler<Node> {
   }
 
   private static ColocationConfig config(Context<Node> context) {
-    // The informer holds every ConfigMap of the namespace; only the named one is ours.
-    return context.getSecondaryResources(ConfigMap.class).stream()
-        .filter(map -> ColocationConfig.CONFIG_MAP.equals(map.getMetadata().getName()))
-        .findFirst()
-        .map(map -> map.getData() == null ? null : map.getData().get(ColocationConfig.KEY))
-        .map(ColocationConfig::parse)
-        .orElse(ColocationConfig.DEFAULT);
+    String json = SloConfigMap.data(context).get(ColocationConfig.KEY);
+    return json == null ? ColocationConfig.DEFAULT : ColocationConfig.parse(json);
   }
 
   private static Optional<Instant> updateTime(NodeMetric metric) {

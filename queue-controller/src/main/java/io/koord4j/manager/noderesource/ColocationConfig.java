@@ -3,6 +3,8 @@ package io.koord4j.manager.noderesource;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.koord4j.manager.support.LabelSelectors;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,11 +16,11 @@ import java.util.Map;
  * nodeSelector} (the first match wins); no I/O.
  */
 public final class ColocationConfig {
-  public static final String CONFIG_MAP = "slo-controller-config";
+  public static final String CONFIG_MAP = SloConfigMap.NAME;
   public static final String KEY = "colocation-config";
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private record NodeConfig(Map<String, String> matchLabels, JsonNode overrides) {}
+  private record NodeConfig(LabelSelector selector, JsonNode overrides) {}
 
   private final JsonNode cluster;
   private final List<NodeConfig> nodeConfigs;
@@ -47,15 +49,9 @@ public final class ColocationConfig {
     for (int i = 0; i < list.size(); i++) {
       JsonNode nodeConfig = list.get(i);
       String path = "nodeConfigs[" + i + "].";
-      JsonNode selector = nodeConfig.path("nodeSelector");
-      if (selector.has("matchExpressions")) {
-        throw new IllegalArgumentException(where(path + "nodeSelector.matchExpressions") + " is not supported; use matchLabels");
-      }
-      if (!selector.path("matchLabels").isObject()) {
-        throw new IllegalArgumentException(where(path + "nodeSelector.matchLabels") + " is required: a map of node labels");
-      }
       strategy(DEFAULT_STRATEGY_NODE, nodeConfig, path);
-      nodeConfigs.add(new NodeConfig(JSON.convertValue(selector.path("matchLabels"), Map.class), nodeConfig));
+      LabelSelector selector = LabelSelectors.parse(nodeConfig.get("nodeSelector"), where(path + "nodeSelector"));
+      nodeConfigs.add(new NodeConfig(selector, nodeConfig));
     }
     return new ColocationConfig(root, nodeConfigs);
   }
@@ -66,7 +62,7 @@ public final class ColocationConfig {
   public ColocationStrategy strategyFor(Map<String, String> nodeLabels) {
     ColocationStrategy strategy = strategy(DEFAULT_STRATEGY_NODE, cluster, "");
     for (NodeConfig nodeConfig : nodeConfigs) {
-      if (nodeLabels.entrySet().containsAll(nodeConfig.matchLabels().entrySet())) {
+      if (LabelSelectors.matches(nodeConfig.selector(), nodeLabels)) {
         return strategy(cluster, nodeConfig.overrides(), "");
       }
     }

@@ -25,7 +25,8 @@ import java.util.stream.Collectors;
 /**
  * Publishes the admission core's figures on each ElasticQuota: {@code status.used} and the
  * runtime and request annotations (JSON ResourceLists), and gives each quota a Queue of the same
- * name in {@value Queue#DEFAULT_NAMESPACE}, as koord-queue does.
+ * name in {@value Queue#DEFAULT_NAMESPACE}, as koord-queue does, with the queue policy and priority
+ * threshold the quota carries (see {@link QuotaQueueSettings}).
  */
 public final class ElasticQuotaReconciler {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -46,7 +47,7 @@ public final class ElasticQuotaReconciler {
   }
 
   public void reconcile(ElasticQuota quota) throws JsonProcessingException {
-    ensureQueue(quota.getMetadata().getName(), client);
+    ensureQueue(quota, client);
     QuotaFigures figures = snapshots.latest().quotas().get(quota.getMetadata().getName());
     if (figures == null) {
       return;
@@ -91,9 +92,16 @@ public final class ElasticQuotaReconciler {
     }
   }
 
-  private static void ensureQueue(String name, KubernetesClient client) {
+  /** Creates the quota's Queue, or brings the queue settings the quota carries to it. */
+  private static void ensureQueue(ElasticQuota quota, KubernetesClient client) {
+    String name = quota.getMetadata().getName();
     String namespace = Queue.DEFAULT_NAMESPACE;
-    if (client.resources(Queue.class).inNamespace(namespace).withName(name).get() != null) {
+    QuotaQueueSettings settings = QuotaQueueSettings.of(quota);
+    Queue existing = client.resources(Queue.class).inNamespace(namespace).withName(name).get();
+    if (existing != null) {
+      if (!settings.appliedTo(existing)) {
+        client.resources(Queue.class).inNamespace(namespace).withName(name).edit(settings::applyTo);
+      }
       return;
     }
     if (client.namespaces().withName(namespace).get() == null) {
@@ -103,7 +111,7 @@ public final class ElasticQuotaReconciler {
     Queue queue = new Queue();
     queue.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
     queue.setSpec(new QueueSpec());
-    KubeObjects.createIfAbsent(client, queue);
+    KubeObjects.createIfAbsent(client, settings.applyTo(queue));
   }
 
   private static String json(ResourceVector vector) throws JsonProcessingException {

@@ -2,6 +2,7 @@ package io.koord4j.manager.it;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.manager.Manager;
+import io.koord4j.quota.kube.SystemQuotas;
 import io.koord4j.testing.LocalCluster;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
@@ -35,13 +36,18 @@ public final class InProcessManager {
   }
 
   /** The KWOK nodes the tests' pods run on. */
-  static void ensureNodes() {
+  public static void ensureNodes() {
     LocalCluster.script("nodes", "--count", "4", "--cpu", "32", "--memory", "128Gi");
   }
 
+  /**
+   * Stops the manager and deletes the system quotas it created, so that the shared cluster is
+   * left as the tests found it.
+   */
   public static synchronized void stop() {
     if (manager != null) {
       manager.close();
+      SystemQuotas.all().forEach(quota -> client.resource(quota).delete());
       client.close();
       manager = null;
     }

@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  * The manager as a separate JVM, as it runs in production: its own main class, Lease and HTTP
  * port, on this test's classpath; its output goes to a log file under {@code target/}.
  */
-final class ManagerProcess {
+public final class ManagerProcess {
   private final Process process;
   final Path log;
 
@@ -26,7 +26,7 @@ final class ManagerProcess {
    * @param leaseName a Lease no other manager uses
    * @param leaseDuration how soon a successor may take over after a crash
    */
-  static ManagerProcess start(
+  public static ManagerProcess start(
       String namespace, String leaseName, Duration leaseDuration, String logName)
       throws IOException {
     Path log = Path.of("target", logName + ".log");
@@ -49,20 +49,42 @@ final class ManagerProcess {
   }
 
   /** kill -9: no shutdown hook runs and the Lease is left to expire. */
-  void kill() throws InterruptedException {
+  public void kill() throws InterruptedException {
     process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
   }
 
   /** A clean stop (SIGTERM), which releases the Lease. */
-  void stop() throws InterruptedException {
+  public void stop() throws InterruptedException {
     process.destroy();
     if (!process.waitFor(30, TimeUnit.SECONDS)) {
       kill();
     }
   }
 
-  boolean isAlive() {
+  public boolean isAlive() {
     return process.isAlive();
+  }
+
+  /** The identity it holds the Lease under: host name and process id, as the manager writes it. */
+  public String leaseIdentity() throws IOException {
+    return java.net.InetAddress.getLocalHost().getHostName() + "-" + process.pid();
+  }
+
+  /** SIGSTOP: the process stops where it is, Lease renewals included, until {@link #resume()}. */
+  public void pause() throws IOException, InterruptedException {
+    signal("STOP");
+  }
+
+  /** SIGCONT after {@link #pause()}. */
+  public void resume() throws IOException, InterruptedException {
+    signal("CONT");
+  }
+
+  private void signal(String name) throws IOException, InterruptedException {
+    int exit = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start().waitFor();
+    if (exit != 0) {
+      throw new IllegalStateException("kill -" + name + " " + process.pid() + " exited with " + exit);
+    }
   }
 
   private static int freePort() throws IOException {

@@ -13,6 +13,7 @@ import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.api.slo.NodeMetric;
+import io.koord4j.api.slo.NodeSLO;
 import io.koord4j.manager.jobs.JobIntegrations;
 import io.koord4j.manager.jobs.JobReconciler;
 import io.koord4j.manager.noderesource.BatchResourceReconciler;
@@ -37,8 +38,8 @@ class ManagerWatchesIT extends InProcessManagerBase {
   /**
    * What the admission loop, the gang check and the reconcilers read: the queueing kinds, nodes,
    * pods and devices, the check's parameters, Kueue's AdmissionChecks (the check answers
-   * QueueUnits here, not Kueue's Workloads), NodeMetrics and ConfigMaps when batch resources are
-   * on and the cluster serves NodeMetrics, and every job kind the cluster serves.
+   * QueueUnits here, not Kueue's Workloads), NodeMetrics, ConfigMaps and NodeSLOs when batch
+   * resources are on and the cluster serves them, and every job kind the cluster serves.
    */
   private static List<String> neededKinds() {
     List<String> kinds = new ArrayList<>();
@@ -58,6 +59,10 @@ class ManagerWatchesIT extends InProcessManagerBase {
       // The opt-in batch-resource controller reads NodeMetrics and the colocation ConfigMap too.
       kinds.add(HasMetadata.getFullResourceName(NodeMetric.class));
       kinds.add(HasMetadata.getFullResourceName(ConfigMap.class));
+    }
+    if (Boolean.parseBoolean(System.getenv(BatchResourceReconciler.SWITCH)) && client.supports(NodeSLO.class)) {
+      // So does the NodeSLO controller that comes with them.
+      kinds.add(HasMetadata.getFullResourceName(NodeSLO.class));
     }
     try (SharedInformers unstarted = new SharedInformers(client)) {
       for (JobReconciler<?> jobs : JobIntegrations.builtIn(Clock.systemUTC(), unstarted)) {

@@ -22,16 +22,16 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.UnaryOperator;
 
 /** Names, quotas and jobs of one test, and their cleanup. */
-final class TestCluster implements AutoCloseable {
-  static final String QUOTA_NAMESPACE = "koordinator-system";
+public final class TestCluster implements AutoCloseable {
+  public static final String QUOTA_NAMESPACE = "koordinator-system";
 
-  final KubernetesClient client;
-  final String prefix;
-  final String namespace;
+  public final KubernetesClient client;
+  public final String prefix;
+  public final String namespace;
   private final List<String> quotas = new ArrayList<>();
   private final List<String> priorityClasses = new ArrayList<>();
 
-  TestCluster(KubernetesClient client, String test) {
+  public TestCluster(KubernetesClient client, String test) {
     this.client = client;
     this.prefix = test + "-" + Integer.toString(ThreadLocalRandom.current().nextInt(1 << 20), 36);
     this.namespace = prefix;
@@ -40,7 +40,7 @@ final class TestCluster implements AutoCloseable {
   }
 
   /** A CPU-only quota named {@code <prefix>-<name>}; parent null means a top-level quota. */
-  String quota(String name, String parent, boolean isParent, String cpu, String maxCpu) {
+  public String quota(String name, String parent, boolean isParent, String cpu, String maxCpu) {
     return createQuota(prefix + "-" + name, parent, isParent, cpu, maxCpu);
   }
 
@@ -112,7 +112,7 @@ final class TestCluster implements AutoCloseable {
   }
 
   /** As above, whose pods run for {@code runFor} (a KWOK delay, e.g. {@code 60s}). */
-  Job job(String name, String quota, int pods, String cpu, int priority, String runFor) {
+  public Job job(String name, String quota, int pods, String cpu, int priority, String runFor) {
     return client.resource(jobOf(name, quota, pods, cpu, runFor, pod -> pod.withPriority(priority)))
         .create();
   }

@@ -72,10 +72,21 @@ class ColocationConfigTest {
     assertThatThrownBy(() -> ColocationConfig.parse("{\"memoryCalculatePolicy\": \"peak\"}"))
         .hasMessageContaining("memoryCalculatePolicy must be usage, request or maxUsageRequest");
     assertThatThrownBy(() -> ColocationConfig.parse("{\"nodeConfigs\": [{\"degradeTimeMinutes\": 5}]}"))
-        .hasMessageContaining("nodeConfigs[0].nodeSelector.matchLabels is required");
+        .hasMessageContaining("nodeConfigs[0].nodeSelector is required");
     assertThatThrownBy(() -> ColocationConfig.parse("{\"nodeConfigs\": [{\"nodeSelector\": {\"matchLabels\": {}}, \"degradeTimeMinutes\": 0}]}"))
         .hasMessageContaining("nodeConfigs[0].degradeTimeMinutes must be at least 1");
     assertThatThrownBy(() -> ColocationConfig.parse("{"))
         .hasMessageContaining("is not valid JSON");
+  }
+
+  @Test
+  void nodeSelectorsMayUseMatchExpressions() {
+    ColocationConfig config = ColocationConfig.parse("""
+        {"enable": false,
+         "nodeConfigs": [{"nodeSelector": {"matchExpressions": [{"key": "pool", "operator": "NotIn", "values": ["gpu"]}]},
+                          "enable": true}]}""");
+
+    assertThat(config.strategyFor(Map.of("pool", "cpu")).enable()).isTrue();
+    assertThat(config.strategyFor(Map.of("pool", "gpu")).enable()).isFalse();
   }
 }

@@ -141,7 +141,7 @@ public final class ClusterWatch implements AutoCloseable {
     all.forEach(
         q -> ElasticQuotaSpecs.boundNamespaces(q).forEach(ns -> bindings.put(ns, q.getMetadata().getName())));
     try {
-      quotas.setQuotas(all.stream().map(ElasticQuotaSpecs::from).toList(), bindings);
+      quotas.setQuotas(ElasticQuotaSpecs.belowRoot(all), bindings);
       queue.onEvent(ClusterEvent.QUOTA_CHANGED);
     } catch (InvalidQuotaTreeException e) {
       LOG.warn("keeping the previous quota tree: {}", e.getMessage());

@@ -5,9 +5,14 @@ import io.koord4j.api.WellKnown;
 import io.koord4j.device.AllocationOutcome;
 import io.koord4j.device.GpuAllocation;
 import io.koord4j.device.GpuAllocator;
+import io.koord4j.device.GpuFragmentation;
 import io.koord4j.device.GpuRequest;
+import io.koord4j.device.TaskClass;
+import io.koord4j.device.WorkloadProfile;
 import io.koord4j.device.kube.PodGpus;
 import io.koord4j.jobs.PodRequests;
+import io.koord4j.quantity.ResourceQuantities;
+import io.koord4j.quota.ResourceVector;
 import io.koord4j.scheduler.framework.ClusterEvent;
 import io.koord4j.scheduler.framework.CycleState;
 import io.koord4j.scheduler.framework.FilterPlugin;
@@ -19,6 +24,7 @@ import io.koord4j.scheduler.framework.ReservePlugin;
 import io.koord4j.scheduler.framework.ScorePlugin;
 import io.koord4j.scheduler.framework.Status;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiFunction;
@@ -32,6 +38,12 @@ import java.util.function.Consumer;
  * {@code nvidia.com/gpu} on nodes with a Device object; on nodes without one, {@code
  * nvidia.com/gpu} is an extended resource that NodeResourcesFit counts against allocatable (see
  * {@link #handles}).
+ *
+ * <p>Scores: on nodes with GPUs and no NVLink partitions every pod, with GPUs or without, goes
+ * where it raises the fragmentation of the workload seen so far least ({@link
+ * GpuAllocator#fragmentationScore}), which leaves fewer GPUs unallocatable than packing does; on
+ * nodes with NVLink partitions GPU pods go where GPUs are fullest and partitions stay intact
+ * ({@link GpuAllocator#score}).
  */
 public final class DeviceShare
     implements PreFilterPlugin, FilterPlugin, ScorePlugin, ReservePlugin, PreBindPlugin {
@@ -82,16 +94,22 @@ public final class DeviceShare
    * What the pod asks for; {@code byCount} when it asks in {@code nvidia.com/gpu}, which nodes
    * without a Device object can count.
    */
-  private record Demand(GpuRequest request, boolean byCount) {}
-
-  private static final Demand NO_GPU = new Demand(null, false);
+  private record Demand(GpuRequest request, boolean byCount, long milliCpu, long memoryBytes) {}
 
   private final GpuReservations reservations;
   private final PodAnnotator annotator;
+  private final WorkloadProfile workload;
 
+  /** With a workload profile of its own, learnt from the pods it sees. */
   public DeviceShare(GpuReservations reservations, PodAnnotator annotator) {
+    this(reservations, annotator, new WorkloadProfile());
+  }
+
+  /** @param workload the pods seen so far, which GPU-sharing pods are placed to leave room for */
+  public DeviceShare(GpuReservations reservations, PodAnnotator annotator, WorkloadProfile workload) {
     this.reservations = reservations;
     this.annotator = annotator;
+    this.workload = workload;
   }
 
   /** Whether DeviceShare, not NodeResourcesFit, checks {@code resource} on {@code node}. */
@@ -125,7 +143,11 @@ public final class DeviceShare
     boolean byCount =
         PodRequests.of(pod.getSpec(), "spec").containsKey(WellKnown.NVIDIA_GPU)
             && request.map(r -> r.requiredScope() == null).orElse(false);
-    state.put(DEMAND, request.map(r -> new Demand(r, byCount)).orElse(NO_GPU));
+    ResourceVector resources = ResourceQuantities.requestOf(pod);
+    long cpu = resources.get(ResourceQuantities.CPU);
+    long memory = resources.get(ResourceQuantities.MEMORY);
+    workload.observe(cpu, memory, request.orElse(null));
+    state.put(DEMAND, new Demand(request.orElse(null), byCount, cpu, memory));
     return Status.SUCCESS;
   }
 
@@ -155,10 +177,32 @@ public final class DeviceShare
   public long score(CycleState state, Pod pod, NodeInfo node) {
     Demand demand = state.get(DEMAND);
     NodeGpus gpus = node.gpus();
+    List<TaskClass> expected = workload.snapshot();
+    if (scoresByFragmentation(node) && !expected.isEmpty()) {
+      GpuFragmentation.FreeCapacity free =
+          GpuFragmentation.FreeCapacity.of(
+              gpus.inventory(),
+              gpus.usage(),
+              node.allocatable().get(ResourceQuantities.CPU) - node.requested().get(ResourceQuantities.CPU),
+              node.allocatable().get(ResourceQuantities.MEMORY) - node.requested().get(ResourceQuantities.MEMORY));
+      return GpuAllocator.fragmentationScore(
+          gpus.inventory(), gpus.usage(), demand.request(), free, demand.milliCpu(), demand.memoryBytes(), expected);
+    }
     if (demand.request() == null || gpus.inventory() == null) {
       return 0;
     }
     return GpuAllocator.score(gpus.inventory(), gpus.usage(), demand.request());
+  }
+
+  /**
+   * Whether every pod on this node, with GPUs or without, is scored by the fragmentation it leaves
+   * (a node with GPUs but no NVLink partitions), so that NodeResourcesFit stays out of the way.
+   */
+  public static boolean scoresByFragmentation(NodeInfo node) {
+    NodeGpus gpus = node.gpus();
+    return gpus.inventory() != null
+        && !gpus.inventory().devices().isEmpty()
+        && gpus.inventory().partitionTable().isEmpty();
   }
 
   @Override

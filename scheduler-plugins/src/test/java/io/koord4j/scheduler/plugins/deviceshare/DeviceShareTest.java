@@ -156,6 +156,43 @@ class DeviceShareTest {
   }
 
   @Test
+  void onGpuNodesWithoutPartitionsPodsGoWhereTheyStrandLeastOfWhatTheWorkloadNeeds() {
+    for (String name : List.of("half-used", "idle")) {
+      cache.upsertNode(Fixtures.node(name, "96", "1Ti"));
+      cache.upsertDevice(GpuFixtures.device(name, 2));
+    }
+    String half =
+        "{\"gpu\":[{\"minor\":0,\"resources\":{\"koordinator.sh/gpu-core\":\"50\","
+            + "\"koordinator.sh/gpu-memory-ratio\":\"50\",\"koordinator.sh/gpu-memory\":\"40Gi\"}}]}";
+    cache.upsertPod(Fixtures.boundTo(
+        gpuPod("held", share(50), Map.of(WellKnown.DEVICE_ALLOCATED, half)), "half-used"));
+    // The scheduler has been asked for halves of GPUs.
+    for (int i = 0; i < 4; i++) {
+      plugin.preFilter(new CycleState(), gpuPod("half-" + i, share(50), Map.of()));
+    }
+    Pod thirty = gpuPod("thirty", share(30), Map.of());
+    CycleState state = new CycleState();
+    plugin.preFilter(state, thirty);
+    NodeResourcesFit fit = new NodeResourcesFit();
+    fit.preFilter(state, thirty);
+
+    // Packing would put 30 % beside the half and leave 20 % no half can use.
+    assertThat(plugin.score(state, thirty, node("idle")))
+        .isGreaterThan(plugin.score(state, thirty, node("half-used")));
+    assertThat(fit.score(state, thirty, node("idle"))).isEqualTo(fit.score(state, thirty, node("half-used")));
+    // A further half fills the half-used GPU: nothing is stranded and the fuller node wins.
+    Pod another = gpuPod("another", share(50), Map.of());
+    CycleState anotherState = new CycleState();
+    plugin.preFilter(anotherState, another);
+    assertThat(plugin.score(anotherState, another, node("half-used")))
+        .isGreaterThanOrEqualTo(plugin.score(anotherState, another, node("idle")));
+  }
+
+  private static Map<String, String> share(int percent) {
+    return Map.of(WellKnown.GPU_CORE, Integer.toString(percent), WellKnown.GPU_MEMORY_RATIO, Integer.toString(percent));
+  }
+
+  @Test
   void nodeResourcesFitLeavesNvidiaGpusToDeviceShareOnlyOnNodesWithADevice() {
     Pod pod = gpuPod("p", Map.of(WellKnown.NVIDIA_GPU, "1"), Map.of());
     NodeResourcesFit fit = new NodeResourcesFit();

@@ -11,7 +11,7 @@ import java.util.List;
 /** Refuses a Queue whose {@code spec.queuePolicy} the queue controller does not know. */
 public final class QueueValidator implements AdmissionHandler {
   private static final List<String> POLICIES =
-      List.of(QueuePolicy.PRIORITY, QueuePolicy.BLOCK, QueuePolicy.FIFO);
+      List.of(QueuePolicy.PRIORITY, QueuePolicy.BLOCK, QueuePolicy.FIFO, QueuePolicy.INTELLIGENT);
 
   @Override
   public AdmissionReview handle(AdmissionReview review) {
@@ -27,6 +27,6 @@ public final class QueueValidator implements AdmissionHandler {
     }
     return List.of(
         "spec.queuePolicy: \"" + policy.asText() + "\" is not supported; use Priority, Block or "
-            + "FIFO (legacy, served as Priority)");
+            + "FIFO (legacy, served as Priority) or Intelligent");
   }
 }

@@ -9,17 +9,25 @@ import io.koord4j.quota.kube.ElasticQuotaSpecs;
 import io.koord4j.webhook.admission.AdmissionHandler;
 import io.koord4j.webhook.admission.AdmissionResponses;
 import io.koord4j.webhook.admission.Json;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
  * Writes Koordinator's ElasticQuota defaults into the object, so that what is stored says what
- * is meant: the parent label (the root quota when absent or empty) and the shared-weight
- * annotation (the max when absent).
+ * is meant: the parent label (the root quota when absent or empty, except on the root itself), the
+ * tree-id label (the parent's when absent) and the shared-weight annotation (the max when absent).
  */
 public final class ElasticQuotaDefaults implements AdmissionHandler {
+  private final QuotaLookup quotas;
+
+  /** @param quotas every ElasticQuota, to find a child's parent */
+  public ElasticQuotaDefaults(QuotaLookup quotas) {
+    this.quotas = quotas;
+  }
 
   @Override
   public AdmissionReview handle(AdmissionReview review) {
@@ -31,16 +39,23 @@ public final class ElasticQuotaDefaults implements AdmissionHandler {
     return AdmissionResponses.allowAs(
         request,
         Json.MAPPER.valueToTree(request.getObject()),
-        Json.MAPPER.valueToTree(withDefaults(quota)),
+        Json.MAPPER.valueToTree(withDefaults(quota, quotas)),
         List.of());
   }
 
-  /** A copy of {@code quota} with the defaults filled in. */
-  static ElasticQuota withDefaults(ElasticQuota quota) {
+  /** A copy of {@code quota} with the defaults filled in; {@code existing} holds its parent. */
+  static ElasticQuota withDefaults(ElasticQuota quota, QuotaLookup existing) {
     ElasticQuota copy = Json.KUBERNETES.clone(quota);
     Map<String, String> labels = new HashMap<>(ElasticQuotaSpecs.labels(copy));
-    if (labels.getOrDefault(WellKnown.QUOTA_PARENT, "").isEmpty()) {
+    boolean root = WellKnown.ROOT_QUOTA.equals(copy.getMetadata().getName());
+    if (!root && labels.getOrDefault(WellKnown.QUOTA_PARENT, "").isEmpty()) {
       labels.put(WellKnown.QUOTA_PARENT, WellKnown.ROOT_QUOTA);
+    }
+    if (!labels.containsKey(WellKnown.QUOTA_TREE_ID)) {
+      parentTreeId(labels.get(WellKnown.QUOTA_PARENT), existing)
+          .ifPresent(treeId -> labels.put(WellKnown.QUOTA_TREE_ID, treeId));
+    }
+    if (!labels.equals(ElasticQuotaSpecs.labels(copy))) {
       copy.getMetadata().setLabels(labels);
     }
     Map<String, String> annotations =
@@ -53,5 +68,23 @@ public final class ElasticQuotaDefaults implements AdmissionHandler {
       copy.getMetadata().setAnnotations(annotations);
     }
     return copy;
+  }
+
+  /**
+   * A child without a tree-id is in its parent's tree, as Koordinator places it. A parent written
+   * a moment ago may be missing from the cache; then it is looked up afresh.
+   */
+  private static Optional<String> parentTreeId(String parent, QuotaLookup existing) {
+    Optional<ElasticQuota> found = named(parent, existing.all());
+    if (found.isEmpty() && !WellKnown.ROOT_QUOTA.equals(parent)) {
+      found = named(parent, existing.fresh());
+    }
+    return found
+        .map(quota -> ElasticQuotaSpecs.labels(quota).get(WellKnown.QUOTA_TREE_ID))
+        .filter(treeId -> !treeId.isEmpty());
+  }
+
+  private static Optional<ElasticQuota> named(String name, Collection<ElasticQuota> quotas) {
+    return quotas.stream().filter(quota -> quota.getMetadata().getName().equals(name)).findFirst();
   }
 }

@@ -30,9 +30,13 @@ public final class ElasticQuotaRules {
    * @param existing every quota in the cluster, including the old version of {@code quota}
    */
   public static List<String> onWrite(ElasticQuota quota, Collection<ElasticQuota> existing) {
+    if (isRoot(quota)) {
+      return List.of(); // the root's object only shows the implicit root; no tree rule applies
+    }
     List<ElasticQuota> others =
-        existing.stream().filter(other -> !sameObject(other, quota)).toList();
-    List<QuotaSpec> before = existing.stream().map(ElasticQuotaSpecs::parse).toList();
+        existing.stream().filter(other -> !sameObject(other, quota) && !isRoot(other)).toList();
+    List<QuotaSpec> before =
+        existing.stream().filter(other -> !isRoot(other)).map(ElasticQuotaSpecs::parse).toList();
     QuotaSpec written = ElasticQuotaSpecs.parse(quota);
     List<QuotaSpec> after =
         new ArrayList<>(others.stream().map(ElasticQuotaSpecs::parse).toList());
@@ -119,6 +123,10 @@ public final class ElasticQuotaRules {
   private static String parentOf(ElasticQuota quota) {
     String parent = ElasticQuotaSpecs.labels(quota).get(WellKnown.QUOTA_PARENT);
     return parent == null || parent.isEmpty() || parent.equals(QuotaTree.ROOT) ? null : parent;
+  }
+
+  private static boolean isRoot(ElasticQuota quota) {
+    return QuotaTree.ROOT.equals(quota.getMetadata().getName());
   }
 
   private static boolean sameObject(ElasticQuota a, ElasticQuota b) {

@@ -13,10 +13,11 @@ class QueueValidatorsTest {
     assertThat(QueueValidator.violations(json("{\"spec\":{}}"))).isEmpty();
     assertThat(QueueValidator.violations(json("{\"spec\":{\"queuePolicy\":\"Block\"}}"))).isEmpty();
     assertThat(QueueValidator.violations(json("{\"spec\":{\"queuePolicy\":\"FIFO\"}}"))).isEmpty();
+    assertThat(QueueValidator.violations(json("{\"spec\":{\"queuePolicy\":\"Intelligent\"}}"))).isEmpty();
     assertThat(QueueValidator.violations(json("{\"spec\":{\"queuePolicy\":\"Fair\"}}")))
         .containsExactly(
             "spec.queuePolicy: \"Fair\" is not supported; use Priority, Block or FIFO (legacy, "
-                + "served as Priority)");
+                + "served as Priority) or Intelligent");
   }
 
   @Test

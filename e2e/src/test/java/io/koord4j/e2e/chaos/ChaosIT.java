@@ -1,0 +1,197 @@
+package io.koord4j.e2e.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.koord4j.manager.it.InProcessManager;
+import io.koord4j.manager.it.ManagerProcess;
+import io.koord4j.manager.it.TestCluster;
+import io.koord4j.testing.LocalCluster;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Jobs of every shape (gangs of 1-4 pods, three priorities, borrowing and reclaim in a 3-level
+ * quota tree) while things fail: the leading manager is killed with SIGKILL, paused past its Lease
+ * with a second replica waiting, the scheduler, the API server and etcd are restarted. Every job
+ * must succeed and the {@link InvariantChecker} must see nothing broken.
+ *
+ * <p>Its size comes from system properties, so that the {@code chaos} profile runs the long
+ * version: {@code chaos.jobs} (100), {@code chaos.managerKills} (2), {@code chaos.seed} (random,
+ * printed).
+ */
+class ChaosIT {
+  private static final Duration LEASE = Duration.ofSeconds(6);
+  private static final Duration GANG_TIMEOUT = Duration.ofSeconds(30);
+  private static final int[] PRIORITIES = {0, 50, 100};
+
+  @Test
+  void everyJobSucceedsAndNoInvariantBreaksWhileComponentsFail() throws Exception {
+    int jobs = Integer.getInteger("chaos.jobs", 100);
+    int managerKills = Integer.getInteger("chaos.managerKills", 2);
+    long seed = Long.getLong("chaos.seed", System.nanoTime());
+    Random random = new Random(seed);
+    System.out.printf("chaos: %d jobs, %d manager kills, seed %d (-Dchaos.seed=%d repeats it)%n",
+        jobs, managerKills, seed, seed);
+    InProcessManager.stop(); // only the replicas under test may admit
+    InProcessManager.ensureNodes();
+    try (KubernetesClient client = LocalCluster.client();
+        TestCluster cluster = new TestCluster(client, "chaos");
+        InvariantChecker checker = new InvariantChecker(client, cluster.namespace, cluster.prefix, GANG_TIMEOUT);
+        ManagerReplicas managers =
+            new ManagerReplicas(client, cluster.namespace, cluster.prefix + "-manager", LEASE, cluster.prefix)) {
+      List<String> leaves = quotaTree(cluster);
+      managers.start(2);
+      Submitter submitter = new Submitter(cluster, leaves, jobs, random);
+      Thread submitting = new Thread(submitter, "chaos-submitter");
+      submitting.start();
+
+      List<Fault> faults = faults(cluster, managers, managerKills);
+      Collections.shuffle(faults, random);
+      for (Fault fault : faults) {
+        Thread.sleep(3_000 + random.nextInt(7_000));
+        inject(fault, checker);
+      }
+      submitting.join();
+
+      await("every job succeeds").atMost(Duration.ofMinutes(5 + jobs / 100)).pollInterval(Duration.ofSeconds(2))
+          .until(() -> succeeded(cluster) == jobs);
+      System.out.printf("chaos: %d jobs succeeded, %d resumes, %d manager replicas started in all%n",
+          jobs, checker.totalResumes(), managers.started());
+      assertThat(checker.violations()).as("invariants broken").isEmpty();
+      assertThat(checker.resumes()).as("every job was resumed").hasSize(jobs);
+    }
+  }
+
+  /** root (24 CPU) over a and b (min 12 each), each over two leaves (min 6): leaves borrow up to 24. */
+  private static List<String> quotaTree(TestCluster cluster) {
+    String root = cluster.quota("root", null, true, "24", "24");
+    List<String> leaves = new ArrayList<>();
+    for (String half : List.of("a", "b")) {
+      String parent = cluster.quota(half, root, true, "12", "24");
+      for (int i = 1; i <= 2; i++) {
+        leaves.add(cluster.quota(half + i, parent, false, "6", "24"));
+      }
+    }
+    return leaves;
+  }
+
+  private record Fault(String name, FaultAction action) {}
+
+  private interface FaultAction {
+    void run() throws Exception;
+  }
+
+  private static List<Fault> faults(TestCluster cluster, ManagerReplicas managers, int managerKills) {
+    List<Fault> faults = new ArrayList<>();
+    for (int i = 0; i < managerKills; i++) {
+      faults.add(new Fault("manager leader SIGKILL", () -> leader(managers).kill()));
+    }
+    faults.add(new Fault("manager leader SIGSTOP past its Lease", () -> {
+      ManagerProcess leader = leader(managers);
+      leader.pause();
+      Thread.sleep(LEASE.plusSeconds(4).toMillis());
+      leader.resume();
+    }));
+    for (String component : List.of("kube-scheduler", "kube-apiserver", "etcd")) {
+      faults.add(new Fault(component + " restart", () -> LocalCluster.script("restart", component)));
+    }
+    return faults;
+  }
+
+  private static ManagerProcess leader(ManagerReplicas managers) {
+    return await("a manager leads").atMost(Duration.ofMinutes(1)).until(managers::leader, leader -> leader.isPresent())
+        .orElseThrow();
+  }
+
+  /** Injects the fault and prints how long until the next job was resumed after it. */
+  private static void inject(Fault fault, InvariantChecker checker) throws Exception {
+    Instant start = Instant.now();
+    fault.action().run();
+    Instant injected = Instant.now();
+    int resumesBefore = checker.totalResumes();
+    boolean resumed = awaitQuietly(() -> checker.totalResumes() > resumesBefore, Duration.ofMinutes(1));
+    System.out.printf("chaos: %-40s took %5d ms; next resume %s%n", fault.name(),
+        Duration.between(start, injected).toMillis(),
+        resumed ? Duration.between(injected, Instant.now()).toMillis() + " ms after" : "not within 1 min (no job waiting)");
+  }
+
+  private static boolean awaitQuietly(java.util.concurrent.Callable<Boolean> condition, Duration atMost) {
+    try {
+      await().atMost(atMost).pollInterval(Duration.ofMillis(100)).until(condition);
+      return true;
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      return false;
+    }
+  }
+
+  private static long succeeded(TestCluster cluster) {
+    return cluster.client.batch().v1().jobs().inNamespace(cluster.namespace).list().getItems().stream()
+        .filter(job -> job.getStatus() != null && job.getStatus().getSucceeded() != null)
+        .filter(job -> job.getStatus().getSucceeded() >= job.getSpec().getCompletions())
+        .count();
+  }
+
+  /**
+   * Creates the jobs at about two a second: first mostly into one leaf, which borrows, then spread
+   * over all, which claims the lent quota back. Creates that fail while the API server is down are
+   * retried until they land once.
+   */
+  private static final class Submitter implements Runnable {
+    private final TestCluster cluster;
+    private final List<String> leaves;
+    private final int jobs;
+    private final Random random;
+    private final AtomicInteger retries = new AtomicInteger();
+
+    Submitter(TestCluster cluster, List<String> leaves, int jobs, Random random) {
+      this.cluster = cluster;
+      this.leaves = leaves;
+      this.jobs = jobs;
+      this.random = random;
+    }
+
+    @Override
+    public void run() {
+      for (int i = 0; i < jobs; i++) {
+        String leaf = i < jobs / 3 && random.nextInt(4) > 0 ? leaves.get(0) : leaves.get(random.nextInt(leaves.size()));
+        create(String.format("job-%04d", i), leaf, 1 + random.nextInt(4),
+            PRIORITIES[random.nextInt(PRIORITIES.length)], (2 + random.nextInt(3)) + "s");
+        sleep(500);
+      }
+      System.out.printf("chaos: %d jobs submitted, %d creates retried%n", jobs, retries.get());
+    }
+
+    private void create(String name, String leaf, int pods, int priority, String runFor) {
+      while (true) {
+        try {
+          cluster.job(name, leaf, pods, "1", priority, runFor);
+          return;
+        } catch (KubernetesClientException e) {
+          if (e.getCode() == 409) {
+            return; // the create that failed on the way back had landed
+          }
+          retries.incrementAndGet();
+          sleep(500);
+        }
+      }
+    }
+
+    private static void sleep(long millis) {
+      try {
+        Thread.sleep(millis);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+}

@@ -1,0 +1,234 @@
+package io.koord4j.e2e.chaos;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.koord4j.api.WellKnown;
+import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.manager.it.TestCluster;
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Watches jobs, their pods and the quota tree with informers of its own and records every moment
+ * an invariant breaks. It shares no code with the manager's accounting: a job holds its quota from
+ * the moment it is resumed until it finishes, and its pods that are still alive hold theirs after
+ * it is suspended again.
+ *
+ * <ul>
+ *   <li>no quota holds more CPU than its max, its children's holdings included;
+ *   <li>no job is resumed twice without a suspension in between;
+ *   <li>no gang is partly bound for longer than the gang timeout.
+ * </ul>
+ */
+final class InvariantChecker implements AutoCloseable {
+  private static final Set<String> FINAL_CONDITIONS = Set.of("Complete", "Failed", "SuccessCriteriaMet", "FailureTarget");
+  private final Clock clock = Clock.systemUTC();
+  private final Duration gangTimeout;
+  /** Only quotas of the test are checked against their max. */
+  private final String quotaPrefix;
+  private final SharedIndexInformer<ElasticQuota> quotas;
+  private final SharedIndexInformer<Job> jobs;
+  private final SharedIndexInformer<Pod> pods;
+  private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
+  private final Map<String, Integer> resumes = new HashMap<>();
+  private final Map<String, Integer> suspensions = new HashMap<>();
+  private final Map<String, Instant> partlyBoundSince = new HashMap<>();
+  /** One line per broken invariant and subject, in the order first seen. */
+  private final Set<String> violations = new LinkedHashSet<>();
+
+  InvariantChecker(KubernetesClient client, String jobNamespace, String quotaPrefix, Duration gangTimeout) {
+    this.gangTimeout = gangTimeout;
+    this.quotaPrefix = quotaPrefix;
+    quotas = client.resources(ElasticQuota.class).inNamespace(TestCluster.QUOTA_NAMESPACE)
+        .inform(onAnyChange(ignored -> check()), 0);
+    jobs = client.batch().v1().jobs().inNamespace(jobNamespace).inform(new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(Job job) {
+        check();
+      }
+
+      @Override
+      public void onUpdate(Job before, Job after) {
+        countTransition(before, after);
+        check();
+      }
+
+      @Override
+      public void onDelete(Job job, boolean finalStateUnknown) {
+        check();
+      }
+    }, 0);
+    pods = client.pods().inNamespace(jobNamespace).inform(onAnyChange(ignored -> check()), 0);
+    ticker.scheduleWithFixedDelay(this::check, 1, 1, TimeUnit.SECONDS);
+  }
+
+  synchronized List<String> violations() {
+    return new ArrayList<>(violations);
+  }
+
+  /** Resumes seen per job. */
+  synchronized Map<String, Integer> resumes() {
+    return Map.copyOf(resumes);
+  }
+
+  synchronized int totalResumes() {
+    return resumes.values().stream().mapToInt(Integer::intValue).sum();
+  }
+
+  @Override
+  public void close() {
+    ticker.shutdownNow();
+    pods.stop();
+    jobs.stop();
+    quotas.stop();
+  }
+
+  private synchronized void countTransition(Job before, Job after) {
+    String name = after.getMetadata().getName();
+    if (suspended(before) && !suspended(after)) {
+      int resumed = resumes.merge(name, 1, Integer::sum);
+      if (resumed > suspensions.getOrDefault(name, 0) + 1) {
+        violations.add("job " + name + " resumed " + resumed + " times after "
+            + suspensions.getOrDefault(name, 0) + " suspensions");
+      }
+    } else if (!suspended(before) && suspended(after)) {
+      suspensions.merge(name, 1, Integer::sum);
+    }
+  }
+
+  private synchronized void check() {
+    Map<String, List<Pod>> podsByJob = new HashMap<>();
+    for (Pod pod : pods.getStore().list()) {
+      String job = pod.getMetadata().getLabels() == null ? null : pod.getMetadata().getLabels().get("job-name");
+      if (job != null) {
+        podsByJob.computeIfAbsent(job, name -> new ArrayList<>()).add(pod);
+      }
+    }
+    Map<String, BigDecimal> held = new HashMap<>();
+    for (Job job : jobs.getStore().list()) {
+      List<Pod> jobPods = podsByJob.getOrDefault(job.getMetadata().getName(), List.of());
+      String quota = job.getMetadata().getLabels().get(WellKnown.QUOTA_NAME);
+      BigDecimal cpu = heldCpu(job, jobPods);
+      for (String q = quota; q != null && !q.isEmpty(); q = parentOf(q)) {
+        held.merge(q, cpu, BigDecimal::add);
+      }
+      checkGang(job, jobPods);
+    }
+    held.forEach((quota, cpu) -> {
+      BigDecimal max = maxCpu(quota);
+      if (max != null && cpu.compareTo(max) > 0) {
+        violations.add("quota " + quota + " holds " + cpu.toPlainString() + " CPU over its max " + max.toPlainString());
+      }
+    });
+  }
+
+  /** While running: its whole gang; once suspended or finished: what its live pods still hold. */
+  private static BigDecimal heldCpu(Job job, List<Pod> jobPods) {
+    BigDecimal livePods = jobPods.stream().filter(InvariantChecker::alive)
+        .map(InvariantChecker::podCpu).reduce(BigDecimal.ZERO, BigDecimal::add);
+    if (suspended(job) || finished(job)) {
+      return livePods;
+    }
+    BigDecimal gang = podCpu(job.getSpec().getTemplate().getSpec().getContainers())
+        .multiply(BigDecimal.valueOf(job.getSpec().getParallelism()));
+    return gang.max(livePods);
+  }
+
+  private void checkGang(Job job, List<Pod> jobPods) {
+    String name = job.getMetadata().getName();
+    long bound = jobPods.stream().filter(InvariantChecker::alive)
+        .filter(pod -> pod.getSpec().getNodeName() != null).count();
+    boolean anyEnded = jobPods.stream().anyMatch(pod -> !alive(pod));
+    boolean partly = !suspended(job) && !anyEnded && bound > 0 && bound < job.getSpec().getParallelism();
+    if (!partly) {
+      partlyBoundSince.remove(name);
+      return;
+    }
+    Instant since = partlyBoundSince.computeIfAbsent(name, ignored -> clock.instant());
+    if (Duration.between(since, clock.instant()).compareTo(gangTimeout) > 0) {
+      violations.add("job " + name + " partly bound (" + bound + " of " + job.getSpec().getParallelism()
+          + " pods) for longer than " + gangTimeout.toSeconds() + " s");
+    }
+  }
+
+  private String parentOf(String quota) {
+    ElasticQuota eq = quotas.getStore().getByKey(TestCluster.QUOTA_NAMESPACE + "/" + quota);
+    return eq == null || eq.getMetadata().getLabels() == null ? null : eq.getMetadata().getLabels().get(WellKnown.QUOTA_PARENT);
+  }
+
+  private BigDecimal maxCpu(String quota) {
+    if (!quota.startsWith(quotaPrefix)) {
+      return null;
+    }
+    ElasticQuota eq = quotas.getStore().getByKey(TestCluster.QUOTA_NAMESPACE + "/" + quota);
+    Quantity max = eq == null || eq.getSpec().getMax() == null ? null : eq.getSpec().getMax().get("cpu");
+    return max == null ? null : max.getNumericalAmount();
+  }
+
+  private static BigDecimal podCpu(Pod pod) {
+    return podCpu(pod.getSpec().getContainers());
+  }
+
+  private static BigDecimal podCpu(List<io.fabric8.kubernetes.api.model.Container> containers) {
+    return containers.stream()
+        .map(container -> container.getResources().getRequests().get("cpu"))
+        .filter(java.util.Objects::nonNull)
+        .map(Quantity::getNumericalAmount)
+        .reduce(BigDecimal.ZERO, BigDecimal::add);
+  }
+
+  private static boolean alive(Pod pod) {
+    String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+    return !"Succeeded".equals(phase) && !"Failed".equals(phase);
+  }
+
+  private static boolean suspended(Job job) {
+    return Boolean.TRUE.equals(job.getSpec().getSuspend());
+  }
+
+  /** All its pods succeeded, or the job controller has given it a final condition. */
+  static boolean finished(Job job) {
+    if (job.getStatus() == null) {
+      return false;
+    }
+    Integer succeeded = job.getStatus().getSucceeded();
+    return succeeded != null && succeeded >= job.getSpec().getCompletions()
+        || job.getStatus().getConditions() != null && job.getStatus().getConditions().stream()
+            .anyMatch(c -> FINAL_CONDITIONS.contains(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  private static <T> ResourceEventHandler<T> onAnyChange(Consumer<T> action) {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(T obj) {
+        action.accept(obj);
+      }
+
+      @Override
+      public void onUpdate(T before, T after) {
+        action.accept(after);
+      }
+
+      @Override
+      public void onDelete(T obj, boolean finalStateUnknown) {
+        action.accept(obj);
+      }
+    };
+  }
+}

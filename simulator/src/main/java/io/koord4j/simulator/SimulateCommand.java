@@ -1,0 +1,139 @@
+package io.koord4j.simulator;
+
+import io.koord4j.device.TaskClass;
+import io.koord4j.simulator.inflation.WorkloadInflation;
+import io.koord4j.simulator.placement.Policies;
+import io.koord4j.simulator.placement.TargetWorkload;
+import io.koord4j.simulator.replay.TraceReplay;
+import io.koord4j.simulator.report.ReplayReport;
+import io.koord4j.simulator.report.InflationReport;
+import io.koord4j.simulator.trace.NodeSpec;
+import io.koord4j.simulator.trace.TaskSpec;
+import io.koord4j.simulator.trace.TraceCsv;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code koord4j simulate}: what-if runs of koord4j's placement and queueing on a trace. */
+@Command(
+    name = "simulate",
+    mixinStandardHelpOptions = true,
+    subcommands = {SimulateCommand.Inflation.class, SimulateCommand.Replay.class},
+    description = "Replays a cluster trace in virtual time through koord4j's core.")
+public final class SimulateCommand implements Runnable {
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new SimulateCommand()).execute(args));
+  }
+
+  @Override
+  public void run() {
+    new CommandLine(this).usage(System.out);
+  }
+
+  /** Options every mode shares: the cluster and the workload. */
+  static class TraceOptions {
+    @Option(names = "--nodes", required = true, description = "Nodes CSV: sn,cpu_milli,memory_mib,gpu,model")
+    Path nodes;
+
+    @Option(names = "--tasks", required = true,
+        description = "Tasks CSV: name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,...,creation_time,deletion_time,scheduled_time")
+    Path tasks;
+
+    @Option(names = "--seed", defaultValue = "1", description = "Seed of every random choice (default ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--out", defaultValue = "simulation", description = "Report directory (default ${DEFAULT-VALUE}).")
+    Path out;
+
+    /** The nodes and tasks, read; and the time reading started, for the report. */
+    record Loaded(List<NodeSpec> nodes, List<TaskSpec> tasks, long startNanos) {}
+
+    Loaded load() {
+      long start = System.nanoTime();
+      return new Loaded(TraceCsv.nodes(nodes), TraceCsv.tasks(tasks), start);
+    }
+  }
+
+  private static List<String> policyNames(String commaSeparated) {
+    return Arrays.stream(commaSeparated.split(",")).map(String::trim).toList();
+  }
+
+  @Command(name = "inflation", mixinStandardHelpOptions = true,
+      description = "Workload inflation: unallocated GPUs per placement policy as random tasks of the trace arrive.")
+  static final class Inflation implements Callable<Integer> {
+    @CommandLine.Mixin TraceOptions trace;
+
+    @Option(names = "--policies", defaultValue = "koord4j,fgd,bestfit,dotprod,gpupacking,gpuclustering,random",
+        description = "Comma-separated placement policies (default ${DEFAULT-VALUE}).")
+    String policies;
+
+    @Option(names = "--repetitions", defaultValue = "10", description = "Draws of the workload (default ${DEFAULT-VALUE}).")
+    int repetitions;
+
+    @Option(names = "--up-to", defaultValue = "100",
+        description = "Stop when the arrived GPU demand reaches this percent of the capacity (default ${DEFAULT-VALUE}).")
+    int upTo;
+
+    @Option(names = "--threads", description = "Parallel runs (default: the number of processors).")
+    Integer threads;
+
+    @Override
+    public Integer call() {
+      TraceOptions.Loaded loaded = trace.load();
+      List<NodeSpec> nodes = loaded.nodes();
+      List<TaskSpec> tasks = loaded.tasks();
+      var settings = new WorkloadInflation.Settings(
+          nodes, tasks.stream().map(TaskSpec::shape).toList(), repetitions, trace.seed, upTo);
+      List<String> names = policyNames(policies);
+      int parallel = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
+      var runs = WorkloadInflation.runAll(settings, names, parallel);
+      long gpus = nodes.stream().mapToLong(NodeSpec::gpus).sum();
+      InflationReport report = new InflationReport(runs, gpus);
+      double seconds = (System.nanoTime() - loaded.startNanos()) / 1e9;
+      String heading = String.format(java.util.Locale.ROOT,
+          "# Workload inflation%n%n%d nodes, %d GPUs, %d trace tasks; %d repetitions, seed %d; %.1f s",
+          nodes.size(), gpus, tasks.size(), repetitions, trace.seed, seconds);
+      report.write(trace.out, heading);
+      System.out.println(heading.replace("# ", "") + "\n");
+      System.out.println(report.table());
+      System.out.println("report: " + trace.out.resolve("report.md"));
+      return 0;
+    }
+  }
+
+  @Command(name = "replay", mixinStandardHelpOptions = true,
+      description = "Replays the trace in virtual time through the admission core and a placement policy.")
+  static final class Replay implements Callable<Integer> {
+    @CommandLine.Mixin TraceOptions trace;
+
+    @Option(names = "--policies", defaultValue = "koord4j",
+        description = "Comma-separated placement policies (default ${DEFAULT-VALUE}).")
+    String policies;
+
+    @Override
+    public Integer call() {
+      TraceOptions.Loaded loaded = trace.load();
+      List<NodeSpec> nodes = loaded.nodes();
+      List<TaskSpec> tasks = loaded.tasks();
+      List<TaskClass> workload = TargetWorkload.of(tasks.stream().map(TaskSpec::shape).toList());
+      List<TraceReplay.Result> results =
+          policyNames(policies).stream()
+              .map(name -> new TraceReplay(nodes, Policies.create(name, workload), trace.seed).run(tasks))
+              .toList();
+      ReplayReport report = new ReplayReport(results);
+      String heading = String.format(java.util.Locale.ROOT,
+          "# Trace replay%n%n%d nodes, %d tasks; seed %d; %.1f s",
+          nodes.size(), tasks.size(), trace.seed, (System.nanoTime() - loaded.startNanos()) / 1e9);
+      report.write(trace.out, heading);
+      System.out.println(heading.replace("# ", "") + "\n");
+      System.out.println(report.table());
+      System.out.println("report: " + trace.out.resolve("replay.md"));
+      return 0;
+    }
+  }
+}

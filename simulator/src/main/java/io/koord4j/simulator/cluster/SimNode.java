@@ -1,0 +1,184 @@
+package io.koord4j.simulator.cluster;
+
+import io.koord4j.device.GpuAllocation;
+import io.koord4j.device.GpuAllocator;
+import io.koord4j.device.GpuFragmentation;
+import io.koord4j.device.GpuRequest;
+import io.koord4j.device.NodeGpuInventory;
+import io.koord4j.device.NodeGpuUsage;
+import io.koord4j.simulator.trace.NodeSpec;
+import io.koord4j.simulator.trace.TaskShape;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+/** One node of the simulated cluster at one moment: immutable, binding a task gives a new node. */
+public final class SimNode {
+  private final int index;
+  private final NodeSpec spec;
+  private final NodeGpuInventory inventory;
+  private final NodeGpuUsage gpus;
+  private final long milliCpuUsed;
+  private final long memoryMibUsed;
+  private final List<Integer> hostedGpuMilli;
+  private final GpuFragmentation.FreeCapacity free;
+  private final int freeWholeGpus;
+  private final int mostFreeGpuPercent;
+
+  /** @param hostedGpuMilli the GPU demand of each GPU task on the node, in thousandths, ascending */
+  public SimNode(
+      int index,
+      NodeSpec spec,
+      NodeGpuInventory inventory,
+      NodeGpuUsage gpus,
+      long milliCpuUsed,
+      long memoryMibUsed,
+      List<Integer> hostedGpuMilli) {
+    this.index = index;
+    this.spec = spec;
+    this.inventory = inventory;
+    this.gpus = gpus;
+    this.milliCpuUsed = milliCpuUsed;
+    this.memoryMibUsed = memoryMibUsed;
+    this.hostedGpuMilli = hostedGpuMilli;
+    this.free =
+        GpuFragmentation.FreeCapacity.of(inventory, gpus, freeMilliCpu(), freeMemoryMib() << 20);
+    this.freeWholeGpus = (int) Arrays.stream(free.gpuPercent()).filter(p -> p == 100).count();
+    this.mostFreeGpuPercent = Arrays.stream(free.gpuPercent()).max().orElse(0);
+  }
+
+  public int index() {
+    return index;
+  }
+
+  public NodeSpec spec() {
+    return spec;
+  }
+
+  public NodeGpuInventory inventory() {
+    return inventory;
+  }
+
+  public NodeGpuUsage gpus() {
+    return gpus;
+  }
+
+  public long milliCpuUsed() {
+    return milliCpuUsed;
+  }
+
+  public long memoryMibUsed() {
+    return memoryMibUsed;
+  }
+
+  public List<Integer> hostedGpuMilli() {
+    return hostedGpuMilli;
+  }
+
+  public long freeMilliCpu() {
+    return spec.milliCpu() - milliCpuUsed;
+  }
+
+  public long freeMemoryMib() {
+    return spec.memoryMib() - memoryMibUsed;
+  }
+
+  /** Whether CPU, memory and GPU model allow the task, before looking at the GPUs. */
+  public boolean admitsOutsideGpus(TaskShape task) {
+    return task.milliCpu() <= freeMilliCpu()
+        && task.memoryMib() <= freeMemoryMib()
+        && (task.gpuCount() == 0 || (hasGpuRoomFor(task) && task.accepts(spec.model())));
+  }
+
+  /** A quick look at the free GPUs, so that the allocator runs only where it may succeed. */
+  private boolean hasGpuRoomFor(TaskShape task) {
+    return task.isGpuShare()
+        ? mostFreeGpuPercent >= sharePercent(task)
+        : freeWholeGpus >= task.gpuCount();
+  }
+
+  /**
+   * The GPU placements the task could get here (see {@link GpuAllocator#candidates}); for a task
+   * without GPUs a single null. Empty when the task does not fit.
+   */
+  public List<GpuAllocation> candidates(TaskShape task) {
+    if (!admitsOutsideGpus(task)) {
+      return List.of();
+    }
+    if (task.gpuCount() == 0) {
+      return Collections.singletonList(null);
+    }
+    return GpuAllocator.candidates(inventory, gpus, gpuRequest(task));
+  }
+
+  /**
+   * The one placement the core's allocator makes here (the fullest GPU with room for a share), as
+   * a list of at most one; for a task without GPUs a single null.
+   */
+  public List<GpuAllocation> allocatorChoice(TaskShape task) {
+    if (!admitsOutsideGpus(task)) {
+      return List.of();
+    }
+    if (task.gpuCount() == 0) {
+      return Collections.singletonList(null);
+    }
+    return GpuAllocator.allocate(inventory, gpus, gpuRequest(task)).allocation().stream().toList();
+  }
+
+  /** The GPU thousandths the node's tasks hold. */
+  public long gpuUsedMilli() {
+    return hostedGpuMilli.stream().mapToLong(Integer::longValue).sum();
+  }
+
+  /** The node after binding the task with these GPUs (null for none). */
+  public SimNode with(TaskShape task, GpuAllocation allocation) {
+    return change(task, allocation, 1);
+  }
+
+  public SimNode without(TaskShape task, GpuAllocation allocation) {
+    return change(task, allocation, -1);
+  }
+
+  private SimNode change(TaskShape task, GpuAllocation allocation, int sign) {
+    List<Integer> hosted = new ArrayList<>(hostedGpuMilli);
+    if (task.gpuCount() > 0) {
+      if (sign > 0) {
+        hosted.add((int) task.gpuDemandMilli());
+        Collections.sort(hosted);
+      } else {
+        hosted.remove(Integer.valueOf((int) task.gpuDemandMilli()));
+      }
+    }
+    NodeGpuUsage usage =
+        allocation == null ? gpus : sign > 0 ? gpus.reserve(allocation) : gpus.release(allocation);
+    return new SimNode(
+        index,
+        spec,
+        inventory,
+        usage,
+        milliCpuUsed + sign * task.milliCpu(),
+        memoryMibUsed + sign * task.memoryMib(),
+        List.copyOf(hosted));
+  }
+
+  /** What is free here, as the fragmentation measure reads it. */
+  public GpuFragmentation.FreeCapacity freeCapacity() {
+    return free;
+  }
+
+  /**
+   * The task's GPUs as a pod would ask for them: {@code nvidia.com/gpu} for whole GPUs, {@code
+   * koordinator.sh/gpu-core} and {@code gpu-memory-ratio} in whole percent (rounded up) for a
+   * share.
+   */
+  public static GpuRequest gpuRequest(TaskShape task) {
+    return task.isGpuShare()
+        ? GpuRequest.share(sharePercent(task), sharePercent(task))
+        : GpuRequest.wholeGpus(task.gpuCount());
+  }
+
+  public static int sharePercent(TaskShape task) {
+    return (task.gpuMilli() + 9) / 10;
+  }
+}

@@ -1,0 +1,75 @@
+package io.koord4j.simulator.placement;
+
+import io.koord4j.simulator.cluster.NodeGroup;
+import io.koord4j.simulator.cluster.SimCluster;
+import io.koord4j.simulator.placement.PlacementPolicy.Scored;
+import io.koord4j.simulator.trace.TaskShape;
+import java.util.Optional;
+import java.util.random.RandomGenerator;
+
+/**
+ * Places tasks on a simulated cluster with one policy: the highest-scoring node (ties: the state
+ * seen first, then the lowest-numbered node), or a uniform draw for Random-fit.
+ */
+public final class Placer {
+  private final SimCluster cluster;
+  private final PlacementPolicy policy;
+  private final RandomGenerator random;
+  private long policyVersion;
+
+  public Placer(SimCluster cluster, PlacementPolicy policy, RandomGenerator random) {
+    this.cluster = cluster;
+    this.policy = policy;
+    this.random = random;
+  }
+
+  /** Binds the task and says where, or empty when no node fits it. */
+  public Optional<Placement> place(TaskShape task) {
+    policy.arrived(task);
+    if (policy.version() != policyVersion) {
+      policyVersion = policy.version();
+      cluster.forgetEvaluations();
+    }
+    Optional<Placement> placement = policy.drawsAtRandom() ? drawn(task) : best(task);
+    placement.ifPresent(p -> cluster.bind(p.node(), task, p.gpus()));
+    return placement;
+  }
+
+  private Optional<Placement> best(TaskShape task) {
+    int shape = cluster.shapeNumber(task);
+    NodeGroup bestGroup = null;
+    Scored best = null;
+    for (NodeGroup group : cluster.groups()) {
+      Optional<Scored> scored = group.evaluate(policy, task, shape);
+      if (scored.isPresent() && (best == null || scored.get().score() > best.score())) {
+        best = scored.get();
+        bestGroup = group;
+      }
+    }
+    return bestGroup == null
+        ? Optional.empty()
+        : Optional.of(new Placement(bestGroup.first(), best.gpus()));
+  }
+
+  private Optional<Placement> drawn(TaskShape task) {
+    int shape = cluster.shapeNumber(task);
+    int feasible = 0;
+    for (NodeGroup group : cluster.groups()) {
+      feasible += group.evaluate(policy, task, shape).isPresent() ? group.size() : 0;
+    }
+    if (feasible == 0) {
+      return Optional.empty();
+    }
+    int draw = random.nextInt(feasible);
+    for (NodeGroup group : cluster.groups()) {
+      Optional<Scored> scored = group.evaluate(policy, task, shape);
+      if (scored.isPresent()) {
+        if (draw < group.size()) {
+          return Optional.of(new Placement(group.at(draw), scored.get().gpus()));
+        }
+        draw -= group.size();
+      }
+    }
+    throw new IllegalStateException("drew beyond the feasible nodes");
+  }
+}

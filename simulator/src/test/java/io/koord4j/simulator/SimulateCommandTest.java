@@ -1,0 +1,36 @@
+package io.koord4j.simulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class SimulateCommandTest {
+  @TempDir Path dir;
+
+  @Test
+  void inflationWritesTheReportAndRejectsUnknownPolicies() throws IOException {
+    Path nodes = GeneratedTrace.nodes(dir, 4, 4);
+    Path tasks = GeneratedTrace.tasks(dir, 200, 3);
+    CommandLine command = new CommandLine(new SimulateCommand());
+    ByteArrayOutputStream errors = new ByteArrayOutputStream();
+    command.setErr(new PrintWriter(errors, true));
+
+    int ok = command.execute("inflation", "--nodes", nodes.toString(), "--tasks", tasks.toString(),
+        "--repetitions", "2", "--policies", "koord4j,fgd", "--out", dir.resolve("out").toString());
+    int bad = command.execute("inflation", "--nodes", nodes.toString(), "--tasks", tasks.toString(),
+        "--policies", "koord4j,nope", "--out", dir.resolve("bad").toString());
+
+    assertThat(ok).isZero();
+    assertThat(dir.resolve("out/report.md")).exists();
+    assertThat(dir.resolve("out/inflation.png")).exists();
+    assertThat(bad).isNotZero();
+    assertThat(errors.toString()).contains("unknown policy 'nope'");
+  }
+}

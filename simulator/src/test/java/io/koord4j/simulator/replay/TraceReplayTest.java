@@ -1,0 +1,73 @@
+package io.koord4j.simulator.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.koord4j.simulator.GeneratedTrace;
+import io.koord4j.simulator.placement.Policies;
+import io.koord4j.simulator.placement.TargetWorkload;
+import io.koord4j.simulator.replay.TraceReplay.Result;
+import io.koord4j.simulator.replay.TraceReplay.TaskOutcome;
+import io.koord4j.simulator.report.ReplayReport;
+import io.koord4j.simulator.trace.NodeSpec;
+import io.koord4j.simulator.trace.TaskShape;
+import io.koord4j.simulator.trace.TaskSpec;
+import io.koord4j.simulator.trace.TraceCsv;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TraceReplayTest {
+  @TempDir Path dir;
+
+  private Result replay(List<NodeSpec> nodes, List<TaskSpec> tasks, String policy) {
+    var workload = TargetWorkload.of(tasks.stream().map(TaskSpec::shape).toList());
+    return new TraceReplay(nodes, Policies.create(policy, workload), 1).run(tasks);
+  }
+
+  @Test
+  void tasksWaitForRoomAndStartInTheirArrivalOrder() {
+    List<NodeSpec> oneNode = List.of(new NodeSpec("n", 16000, 65536, 2, "T4"));
+    List<TaskSpec> tasks = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      // Each takes both GPUs for 100 s; all arrive within 3 s.
+      tasks.add(new TaskSpec("t" + i, new TaskShape(1000, 1024, 2, 1000, Set.of()), i, i + 100, i, "q", 0));
+    }
+    tasks.add(new TaskSpec("too-big", new TaskShape(1000, 1024, 4, 1000, Set.of()), 0, 100, 0, "q", 0));
+
+    Result result = replay(oneNode, tasks, "koord4j");
+
+    List<TaskOutcome> started = result.outcomes().stream().filter(o -> o.start() >= 0).toList();
+    assertThat(started).extracting(o -> o.task().name()).containsExactly("t0", "t1", "t2", "t3");
+    for (int i = 1; i < started.size(); i++) {
+      // One at a time: each starts when the one before ends.
+      assertThat(started.get(i).start()).isGreaterThanOrEqualTo(started.get(i - 1).start() + 100);
+    }
+    assertThat(started.get(0).waitSeconds()).isZero();
+    assertThat(result.outcomes()).filteredOn(o -> o.task().name().equals("too-big"))
+        .singleElement().extracting(TaskOutcome::start).isEqualTo(-1L);
+    assertThat(result.gpuAllocation()).isBetween(0.9, 1.0);
+  }
+
+  @Test
+  void aGeneratedTraceReplaysTheSameForASeedAndReportsPerQueue() throws IOException {
+    List<NodeSpec> nodes = TraceCsv.nodes(GeneratedTrace.nodes(dir, 2, 2));
+    List<TaskSpec> tasks = TraceCsv.tasks(GeneratedTrace.tasks(dir, 300, 4));
+
+    Result first = replay(nodes, tasks, "koord4j");
+    Result again = replay(nodes, tasks, "koord4j");
+    ReplayReport report = new ReplayReport(List.of(first, replay(nodes, tasks, "fgd")));
+    report.write(dir.resolve("out"), "# test");
+
+    assertThat(again.outcomes()).extracting(TaskOutcome::start)
+        .containsExactlyElementsOf(first.outcomes().stream().map(TaskOutcome::start).toList());
+    assertThat(first.outcomes()).allSatisfy(o -> assertThat(o.start()).isGreaterThanOrEqualTo(o.task().creation()));
+    assertThat(report.figures()).extracting(ReplayReport.QueueFigures::policy).containsExactly("koord4j", "fgd");
+    assertThat(report.figures().get(0).p95Wait()).isGreaterThan(0);
+    assertThat(Files.readString(dir.resolve("out/replay.md"))).contains("| koord4j | default | 300 | 0 |");
+  }
+}
