@@ -21,6 +21,7 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -87,19 +88,34 @@ public final class Copilot implements AutoCloseable {
     List<NodeView> nodes = view.nodes().stream().filter(inCluster(cluster)).toList();
     Map<NodeManagerId, NodeManagerReport> reports;
     try {
-      reports =
-          resourceManager.reports().stream()
-              .collect(Collectors.toMap(NodeManagerReport::id, Function.identity(), (a, b) -> b));
+      reports = byNodeManager(resourceManager);
     } catch (Exception e) {
       metrics.error(cluster, "report");
       LOG.warn("YARN cluster {}: no NodeManager reports: {}", cluster, e.toString());
       return;
     }
     SyncPlan plan = SyncPlan.plan(nodes, reports, Set.of(cluster));
-    boolean complete = push(resourceManager, plan) & pull(cluster, plan);
+    boolean complete = push(resourceManager, plan);
+    if (plan.lowersAny()) {
+      // YARN may have started containers before its total went down: record what it holds now.
+      try {
+        plan = SyncPlan.plan(nodes, byNodeManager(resourceManager), Set.of(cluster));
+      } catch (Exception e) {
+        metrics.error(cluster, "report");
+        LOG.warn("YARN cluster {}: no NodeManager reports after lowering totals: {}", cluster, e.toString());
+        return;
+      }
+    }
+    complete &= pull(cluster, plan);
     if (complete) {
       metrics.synced(cluster, round);
     }
+  }
+
+  private static Map<NodeManagerId, NodeManagerReport> byNodeManager(ResourceManagerClient resourceManager)
+      throws IOException, YarnException {
+    return resourceManager.reports().stream()
+        .collect(Collectors.toMap(NodeManagerReport::id, Function.identity(), (a, b) -> b));
   }
 
   /** Nodes whose NodeManager left: YARN's record there goes to zero. */

@@ -16,6 +16,7 @@ import io.koord4j.yarn.sync.NodeView;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -36,6 +37,8 @@ final class KubeView implements AutoCloseable {
   static final String ORIGIN_ALLOCATABLE = "node.koordinator.sh/originExtendedAllocatable";
 
   private static final String BY_NODE = "spec.nodeName";
+  /** The index key of pods not bound to a node yet. */
+  private static final String UNBOUND = "";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final SharedIndexInformer<Node> nodes;
@@ -50,7 +53,7 @@ final class KubeView implements AutoCloseable {
   static KubeView start(KubernetesClient client) {
     SharedIndexInformer<Node> nodes = client.nodes().runnableInformer(0);
     SharedIndexInformer<Pod> pods = client.pods().inAnyNamespace().runnableInformer(0);
-    pods.addIndexers(Map.of(BY_NODE, pod -> List.of(String.valueOf(pod.getSpec().getNodeName()))));
+    pods.addIndexers(Map.of(BY_NODE, pod -> List.of(Objects.requireNonNullElse(pod.getSpec().getNodeName(), UNBOUND))));
     try {
       CompletableFuture.allOf(
               nodes.start().toCompletableFuture(), pods.start().toCompletableFuture())
@@ -65,10 +68,15 @@ final class KubeView implements AutoCloseable {
 
   /** Every node with its NodeManager and YARN share; nodes whose NodeManager pod is invalid are left out. */
   List<NodeView> nodes() {
-    return nodes.getStore().list().stream().map(this::view).flatMap(Optional::stream).toList();
+    List<Pod> waiting =
+        pods.getIndexer().byIndex(BY_NODE, UNBOUND).stream()
+            .filter(pod -> "Pending".equals(phase(pod)) && pod.getMetadata().getDeletionTimestamp() == null)
+            .filter(pod -> !batchRequests(pod).equals(BatchResources.ZERO))
+            .toList();
+    return nodes.getStore().list().stream().map(node -> view(node, waiting)).flatMap(Optional::stream).toList();
   }
 
-  private Optional<NodeView> view(Node node) {
+  private Optional<NodeView> view(Node node, List<Pod> waiting) {
     String name = node.getMetadata().getName();
     List<Pod> onNode =
         pods.getIndexer().byIndex(BY_NODE, name).stream().filter(KubeView::holdsResources).toList();
@@ -89,7 +97,19 @@ final class KubeView implements AutoCloseable {
             .map(KubeView::batchRequests)
             .reduce(BatchResources.ZERO, BatchResources::plus);
     String allocations = annotations(node).get(WellKnown.THIRD_PARTY_ALLOCATIONS);
-    return Optional.of(new NodeView(name, id, origin(node).minus(requested), allocations));
+    BatchResources share = origin(node).minus(requested);
+    // A pod that would not fit even if YARN held nothing here does not make YARN yield.
+    boolean batchPodsWaiting = waiting.stream().anyMatch(pod -> mayGoTo(pod, node) && batchRequests(pod).fitsIn(share));
+    return Optional.of(new NodeView(name, id, share, allocations, batchPodsWaiting));
+  }
+
+  /** By the pod's node selector; other constraints are not weighed, so YARN yields to more pods than it must. */
+  static boolean mayGoTo(Pod pod, Node node) {
+    Map<String, String> selector = pod.getSpec().getNodeSelector();
+    Map<String, String> labels = node.getMetadata().getLabels();
+    return selector == null
+        || selector.isEmpty()
+        || (labels != null && labels.entrySet().containsAll(selector.entrySet()));
   }
 
   private static NodeManagerId nodeManagerId(Pod pod) {
@@ -106,8 +126,12 @@ final class KubeView implements AutoCloseable {
 
   /** Finished pods hold nothing on their node any more. */
   private static boolean holdsResources(Pod pod) {
-    String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+    String phase = phase(pod);
     return !"Succeeded".equals(phase) && !"Failed".equals(phase);
+  }
+
+  private static String phase(Pod pod) {
+    return pod.getStatus() == null ? null : pod.getStatus().getPhase();
   }
 
   /**

@@ -58,7 +58,15 @@ public final class LeaderElection {
     try {
       elector.run();
     } finally {
-      elector.release();
+      // An interrupt ends the campaign; it must not also cut short the calls that release the Lease.
+      boolean interrupted = Thread.interrupted();
+      try {
+        elector.release();
+      } finally {
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
+      }
     }
   }
 

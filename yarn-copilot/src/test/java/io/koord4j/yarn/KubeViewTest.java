@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.koord4j.yarn.sync.BatchResources;
 import java.util.Map;
@@ -31,6 +33,21 @@ class KubeViewTest {
   void aNodeWithoutBatchResourcesHasNone() {
     assertThat(KubeView.origin(new NodeBuilder().withNewMetadata().withName("n").endMetadata().build()))
         .isEqualTo(BatchResources.ZERO);
+  }
+
+  @Test
+  void aWaitingPodMayGoToNodesItsSelectorMatches() {
+    Node node = new NodeBuilder().withNewMetadata().withName("n").withLabels(Map.of("pool", "batch", "zone", "a"))
+        .endMetadata().build();
+
+    assertThat(KubeView.mayGoTo(pod(null), node)).isTrue();
+    assertThat(KubeView.mayGoTo(pod(Map.of("pool", "batch")), node)).isTrue();
+    assertThat(KubeView.mayGoTo(pod(Map.of("pool", "batch", "zone", "b")), node)).isFalse();
+  }
+
+  private static Pod pod(Map<String, String> nodeSelector) {
+    return new PodBuilder().withNewMetadata().withName("p").endMetadata()
+        .withNewSpec().withNodeSelector(nodeSelector).endSpec().build();
   }
 
   private static Node node(Map<String, String> annotations) {

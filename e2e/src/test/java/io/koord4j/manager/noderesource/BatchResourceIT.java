@@ -96,6 +96,11 @@ class BatchResourceIT {
         {"allocations":[{"name":"hadoop-yarn","priority":"koord-batch","resources":{"kubernetes.io/batch-cpu":"2000","kubernetes.io/batch-memory":"%d"}}]}
         """.formatted(GIB).strip()));
     awaitBatch(9_200, memory - GIB);
+    // A change of what YARN holds reaches the node at once, even one below resourceDiffThreshold (10 %).
+    LocalCluster.annotateNode(client, id, Map.of(WellKnown.THIRD_PARTY_ALLOCATIONS, """
+        {"allocations":[{"name":"hadoop-yarn","priority":"koord-batch","resources":{"kubernetes.io/batch-cpu":"2500","kubernetes.io/batch-memory":"%d"}}]}
+        """.formatted(GIB).strip()));
+    awaitBatch(8_700, memory - GIB);
 
     Pod fits = client.resource(pod("batch-fits", Map.of(WellKnown.BATCH_CPU, "8000", WellKnown.BATCH_MEMORY, "8Gi"), null)).create();
     Pod tooBig = client.resource(pod("batch-too-big", Map.of(WellKnown.BATCH_CPU, "4000"), null)).create();
@@ -105,12 +110,12 @@ class BatchResourceIT {
         .anyMatch(message -> message.contains("Insufficient " + WellKnown.BATCH_CPU)));
     assertThat(client.pods().inNamespace(id).withName(tooBig.getMetadata().getName()).get().getSpec().getNodeName()).isNull();
 
-    // koord-scheduler (under a name of this test's own) counts batch resources the same way: 1200m are left.
+    // koord-scheduler (under a name of this test's own) counts batch resources the same way: 700m are left.
     String schedulerName = "koord-scheduler-" + id;
     try (KoordScheduler scheduler = new KoordScheduler(client, new SimpleMeterRegistry(),
         KoordScheduler.Options.defaults().withSchedulerName(schedulerName).withBackoff(Duration.ofMillis(200), Duration.ofSeconds(2)))) {
       scheduler.start();
-      Pod byKoord = client.resource(new PodBuilder(pod("batch-koord", Map.of(WellKnown.BATCH_CPU, "1000"), null))
+      Pod byKoord = client.resource(new PodBuilder(pod("batch-koord", Map.of(WellKnown.BATCH_CPU, "500"), null))
           .editSpec().withSchedulerName(schedulerName).endSpec().build()).create();
       await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
           assertThat(client.pods().inNamespace(id).withName(byKoord.getMetadata().getName()).get().getSpec().getNodeName()).isEqualTo(id));

@@ -55,6 +55,7 @@ public final class BatchResourceReconciler implements AutoCloseable {
   private final InformerReconciler<Node> nodes;
   private final InformerHandlers handlers = new InformerHandlers();
   private final Map<String, Instant> lastWritten = new ConcurrentHashMap<>();
+  private final Map<String, CpuMemory> thirdPartyWritten = new ConcurrentHashMap<>();
 
   BatchResourceReconciler(KubernetesClient client, SharedInformers informers, String configNamespace, Clock clock) {
     this.client = client;
@@ -136,10 +137,13 @@ public final class BatchResourceReconciler implements AutoCloseable {
         BatchResourceInputs.node(node, metric.get()),
         BatchResourceInputs.pods(new ArrayList<>(pods.getIndexer().byIndex(BY_NODE, name))),
         BatchResourceInputs.podUsages(metric.get()));
-    CpuMemory kube = batch.amount().minus(ThirdPartyAllocations.batch(name, node.getMetadata().getAnnotations())).atLeastZero();
-    if (needsWrite(node, kube, strategy, now)) {
+    CpuMemory thirdParty = ThirdPartyAllocations.batch(name, node.getMetadata().getAnnotations());
+    CpuMemory kube = batch.amount().minus(thirdParty).atLeastZero();
+    if (needsWrite(node, kube, strategy, now) || !thirdParty.equals(thirdPartyWritten.get(name))) {
       write(client, node, batch.amount(), kube);
       lastWritten.put(name, now);
+      // What a third party holds is never hidden by the diff threshold: Kubernetes would book it twice.
+      thirdPartyWritten.put(name, thirdParty);
       LOG.info("node {}: {}; {}; for pods {}m and {} bytes", name, batch.cpuMessage(), batch.memoryMessage(),
           kube.cpuMilli(), kube.memoryBytes());
     }
@@ -204,6 +208,7 @@ public final class BatchResourceReconciler implements AutoCloseable {
     removed.put(WellKnown.BATCH_MEMORY, null);
     patchStatus(client, node.getMetadata().getName(), removed);
     lastWritten.remove(node.getMetadata().getName());
+    thirdPartyWritten.remove(node.getMetadata().getName());
     LOG.info("node {}: batch resources removed: {}", node.getMetadata().getName(), why);
   }
 

@@ -11,6 +11,11 @@ public record BatchResources(long milliCpu, long memoryBytes) {
     return new BatchResources(milliCpu + other.milliCpu, memoryBytes + other.memoryBytes);
   }
 
+  /** Whether both are within {@code other}'s. */
+  public boolean fitsIn(BatchResources other) {
+    return milliCpu <= other.milliCpu && memoryBytes <= other.memoryBytes;
+  }
+
   /** What is left after {@code other}, never below zero. */
   public BatchResources minus(BatchResources other) {
     return new BatchResources(

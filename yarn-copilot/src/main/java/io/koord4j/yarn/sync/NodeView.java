@@ -10,6 +10,11 @@ import java.util.Optional;
  * @param yarnShare what YARN may hold there: the node's batch resources less what Kubernetes batch
  *     pods on it request
  * @param allocations its {@code node.koordinator.sh/thirdPartyAllocations} annotation, or null
+ * @param batchPodsWaiting a Kubernetes batch pod waits to be scheduled and may go to this node
  */
 public record NodeView(
-    String name, Optional<NodeManagerId> nodeManager, BatchResources yarnShare, String allocations) {}
+    String name,
+    Optional<NodeManagerId> nodeManager,
+    BatchResources yarnShare,
+    String allocations,
+    boolean batchPodsWaiting) {}

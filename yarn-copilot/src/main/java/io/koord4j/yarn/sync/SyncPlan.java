@@ -11,13 +11,20 @@ import java.util.Set;
  * One round of the copilot: which NodeManager totals to push to their ResourceManagers and which
  * node annotations to rewrite. Only changes are planned, so a steady state costs no writes.
  *
+ * <p>A NodeManager's total is its node's YARN share, except while Kubernetes batch pods wait for the
+ * node: then Kubernetes goes first and YARN keeps only what it uses, so that what its containers
+ * free is offered to Kubernetes alone and never to both.
+ *
  * @param pushes NodeManagers whose total differs from their node's YARN share
  * @param pulls nodes whose annotation differs from what their NodeManager uses
  */
 public record SyncPlan(List<Push> pushes, List<Pull> pulls) {
 
-  /** Set a NodeManager's total in its ResourceManager. */
-  public record Push(String node, NodeManagerId nodeManager, YarnResources total) {}
+  /**
+   * Set a NodeManager's total in its ResourceManager; {@code lowers} when it takes something away,
+   * so that YARN's use must be read again before what it freed is offered to Kubernetes.
+   */
+  public record Push(String node, NodeManagerId nodeManager, YarnResources total, boolean lowers) {}
 
   /**
    * Rewrite a node's third-party allocations annotation from {@code previous} (null: absent) to
@@ -51,13 +58,19 @@ public record SyncPlan(List<Push> pushes, List<Pull> pulls) {
         // Unknown (ResourceManager down, or the NodeManager not registered yet): keep the last record.
         continue;
       }
-      YarnResources total = YarnResources.of(node.yarnShare());
+      YarnResources share = YarnResources.of(node.yarnShare());
+      YarnResources total = node.batchPodsWaiting() ? share.min(report.used()) : share;
       if (report.running() && !report.total().equals(total)) {
-        pushes.add(new Push(node.name(), id, total));
+        pushes.add(new Push(node.name(), id, total, total.anyBelow(report.total())));
       }
       pullIfChanged(node, report.used(), pulls);
     }
     return new SyncPlan(List.copyOf(pushes), List.copyOf(pulls));
+  }
+
+  /** Whether a push takes resources away from a NodeManager. */
+  public boolean lowersAny() {
+    return pushes.stream().anyMatch(Push::lowers);
   }
 
   private static void pullIfChanged(NodeView node, YarnResources used, List<Pull> pulls) {

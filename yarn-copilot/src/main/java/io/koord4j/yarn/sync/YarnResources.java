@@ -11,10 +11,22 @@ public record YarnResources(long vcores, long memoryMib) {
 
   static final long MIB = 1L << 20;
 
-  /** Kubernetes batch resources in YARN's units: vcores = ceil(milli / 1000), MiB rounded up. */
+  /**
+   * Kubernetes batch resources in YARN's units, rounded down: vcores = floor(milli / 1000), whole
+   * MiB. Rounding up would let YARN hold a part that Kubernetes still offers.
+   */
   public static YarnResources of(BatchResources batch) {
-    return new YarnResources(
-        Math.floorDiv(batch.milliCpu() + 999, 1000), Math.floorDiv(batch.memoryBytes() + MIB - 1, MIB));
+    return new YarnResources(Math.floorDiv(batch.milliCpu(), 1000), Math.floorDiv(batch.memoryBytes(), MIB));
+  }
+
+  /** The smaller of each. */
+  public YarnResources min(YarnResources other) {
+    return new YarnResources(Math.min(vcores, other.vcores), Math.min(memoryMib, other.memoryMib));
+  }
+
+  /** Whether either is below {@code other}'s. */
+  public boolean anyBelow(YarnResources other) {
+    return vcores < other.vcores || memoryMib < other.memoryMib;
   }
 
   /** Back in Kubernetes batch units, exactly. */

@@ -16,12 +16,12 @@ class SyncPlanTest {
 
   @Test
   void pushesAChangedTotalAndRecordsWhatYarnUses() {
-    NodeView node = new NodeView("a", Optional.of(NM), SHARE, null);
+    NodeView node = new NodeView("a", Optional.of(NM), SHARE, null, false);
     NodeManagerReport report = new NodeManagerReport(NM, true, new YarnResources(8, 8192), new YarnResources(1, 512));
 
     SyncPlan plan = SyncPlan.plan(List.of(node), Map.of(NM, report), Set.of("default"));
 
-    assertThat(plan.pushes()).containsExactly(new SyncPlan.Push("a", NM, TOTAL));
+    assertThat(plan.pushes()).containsExactly(new SyncPlan.Push("a", NM, TOTAL, true));
     assertThat(plan.pulls()).singleElement().satisfies(pull -> {
       assertThat(pull.used()).isEqualTo(new YarnResources(1, 512));
       assertThat(pull.previous()).isNull();
@@ -29,9 +29,31 @@ class SyncPlanTest {
   }
 
   @Test
+  void whileKubernetesBatchPodsWaitYarnKeepsOnlyWhatItUses() {
+    NodeView node = new NodeView("a", Optional.of(NM), SHARE, null, true);
+    NodeManagerReport report = new NodeManagerReport(NM, true, TOTAL, new YarnResources(1, 2048));
+
+    SyncPlan plan = SyncPlan.plan(List.of(node), Map.of(NM, report), Set.of("default"));
+
+    assertThat(plan.pushes()).containsExactly(new SyncPlan.Push("a", NM, new YarnResources(1, 2048), true));
+    assertThat(plan.lowersAny()).isTrue();
+  }
+
+  @Test
+  void withNothingWaitingYarnGetsItsWholeShareBack() {
+    NodeView node = new NodeView("a", Optional.of(NM), SHARE, null, false);
+    NodeManagerReport report = new NodeManagerReport(NM, true, new YarnResources(1, 2048), new YarnResources(1, 2048));
+
+    SyncPlan plan = SyncPlan.plan(List.of(node), Map.of(NM, report), Set.of("default"));
+
+    assertThat(plan.pushes()).containsExactly(new SyncPlan.Push("a", NM, TOTAL, false));
+    assertThat(plan.lowersAny()).isFalse();
+  }
+
+  @Test
   void steadyStatePlansNothing() {
     String recorded = ThirdPartyAllocations.withYarn(null, new YarnResources(1, 512));
-    NodeView node = new NodeView("a", Optional.of(NM), SHARE, recorded);
+    NodeView node = new NodeView("a", Optional.of(NM), SHARE, recorded, false);
     NodeManagerReport report = new NodeManagerReport(NM, true, TOTAL, new YarnResources(1, 512));
 
     SyncPlan plan = SyncPlan.plan(List.of(node), Map.of(NM, report), Set.of("default"));
@@ -42,7 +64,7 @@ class SyncPlanTest {
 
   @Test
   void aNodeManagerThatIsNotRunningGetsNoPushButItsUseIsStillRecorded() {
-    NodeView node = new NodeView("a", Optional.of(NM), SHARE, null);
+    NodeView node = new NodeView("a", Optional.of(NM), SHARE, null, false);
     NodeManagerReport unhealthy = new NodeManagerReport(NM, false, new YarnResources(8, 8192), new YarnResources(2, 1024));
 
     SyncPlan plan = SyncPlan.plan(List.of(node), Map.of(NM, unhealthy), Set.of("default"));
@@ -54,7 +76,7 @@ class SyncPlanTest {
   @Test
   void silentResourceManagerOrUnregisteredNodeManagerLeavesTheRecordAlone() {
     String recorded = ThirdPartyAllocations.withYarn(null, new YarnResources(3, 3072));
-    NodeView node = new NodeView("a", Optional.of(NM), SHARE, recorded);
+    NodeView node = new NodeView("a", Optional.of(NM), SHARE, recorded, false);
     NodeManagerReport report = new NodeManagerReport(NM, true, new YarnResources(8, 8192), YarnResources.ZERO);
 
     assertThat(SyncPlan.plan(List.of(node), Map.of(NM, report), Set.of())).isEqualTo(new SyncPlan(List.of(), List.of()));
@@ -63,9 +85,9 @@ class SyncPlanTest {
 
   @Test
   void aNodeWithoutNodeManagerIsUntouchedUnlessYarnHadARecordThere() {
-    NodeView never = new NodeView("plain", Optional.empty(), SHARE, "{\"allocations\":[]}");
+    NodeView never = new NodeView("plain", Optional.empty(), SHARE, "{\"allocations\":[]}", false);
     String recorded = ThirdPartyAllocations.withYarn(null, new YarnResources(3, 3072));
-    NodeView left = new NodeView("left", Optional.empty(), SHARE, recorded);
+    NodeView left = new NodeView("left", Optional.empty(), SHARE, recorded, false);
 
     SyncPlan plan = SyncPlan.plan(List.of(never, left), Map.of(), Set.of());
 
