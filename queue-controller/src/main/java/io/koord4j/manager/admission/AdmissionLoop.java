@@ -137,7 +137,7 @@ public final class AdmissionLoop implements AutoCloseable {
         inform(informers.of(Queue.class), this::onQueue, this::onQueueGone),
         inform(informers.of(Node.class), this::onNode, this::onNodeGone)));
     // Without the Device kind a node's GPUs are read from its allocatable.
-    if (client.supports(Device.class)) {
+    if (informers.serves(Device.class)) {
       listed.add(inform(informers.of(Device.class), this::onDevice, this::onDeviceGone));
     }
     CompletableFuture.allOf(listed.toArray(CompletableFuture[]::new)).join();
@@ -363,7 +363,8 @@ public final class AdmissionLoop implements AutoCloseable {
   /**
    * Tells the core what the cluster says about a unit. An evicted unit keeps its quota until its
    * job reconciler, having seen the job stopped, clears QuotaReserved; only then is the core told
-   * to requeue it. A unit whose pods still terminate keeps it until they are gone. Every step is
+   * to requeue it. A unit whose pods still terminate keeps it until they are gone; a finished one
+   * only for pods being deleted, as pods its owner keeps running are the owner's. Every step is
    * read from the unit's status and the pods, so a restart resumes where it was.
    */
   private void feed(QueueUnit unit) {
@@ -372,7 +373,7 @@ public final class AdmissionLoop implements AutoCloseable {
     QueueUnitStatus status = unit.getStatus();
     boolean podsLeft = pods.hasPods(id);
     if (UnitStatuses.isFinished(status)) {
-      if (podsLeft) {
+      if (pods.hasPodsBeingDeleted(id)) {
         core.holdUntilReleased(id, admittedAt(status));
       } else {
         core.markFinished(id);

@@ -12,33 +12,69 @@ import java.util.Optional;
  * resources until it is gone, as the kubelet stops it only after its grace period.
  */
 final class UnitPods {
-  private final Map<String, String> unitByPod = new HashMap<>();
+  /** Each live pod's unit, and whether the pod is being deleted. */
+  private final Map<String, PodState> pods = new HashMap<>();
   private final Map<String, Integer> podsByUnit = new HashMap<>();
+  private final Map<String, Integer> deletingByUnit = new HashMap<>();
 
-  /** @return the pod's unit, when whether that unit has pods changed */
+  private record PodState(String unit, boolean deleting) {}
+
+  /** @return the pod's unit, when whether that unit has pods, or pods being deleted, changed */
   Optional<String> update(Pod pod) {
     String unit = unitOf(pod);
     if (unit == null || hasEnded(pod)) {
       return remove(pod);
     }
-    if (unitByPod.putIfAbsent(key(pod), unit) != null) {
+    PodState now = new PodState(unit, pod.getMetadata().getDeletionTimestamp() != null);
+    PodState before = pods.put(key(pod), now);
+    if (now.equals(before)) {
       return Optional.empty();
     }
-    return podsByUnit.merge(unit, 1, Integer::sum) == 1 ? Optional.of(unit) : Optional.empty();
+    boolean changed = before == null && count(podsByUnit, unit, 1);
+    if (before != null && before.deleting()) {
+      changed |= count(deletingByUnit, before.unit(), -1);
+    }
+    if (now.deleting()) {
+      changed |= count(deletingByUnit, unit, 1);
+    }
+    return changed ? Optional.of(unit) : Optional.empty();
   }
 
-  /** @return the pod's unit, when it was the unit's last pod */
+  /** @return the pod's unit, when it was the unit's last pod or last pod being deleted */
   Optional<String> remove(Pod pod) {
-    String unit = unitByPod.remove(key(pod));
-    if (unit == null) {
+    PodState state = pods.remove(key(pod));
+    if (state == null) {
       return Optional.empty();
     }
-    Integer left = podsByUnit.computeIfPresent(unit, (u, n) -> n == 1 ? null : n - 1);
-    return left == null ? Optional.of(unit) : Optional.empty();
+    boolean changed = count(podsByUnit, state.unit(), -1);
+    if (state.deleting()) {
+      changed |= count(deletingByUnit, state.unit(), -1);
+    }
+    return changed ? Optional.of(state.unit()) : Optional.empty();
   }
 
   boolean hasPods(String unitId) {
     return podsByUnit.containsKey(unitId);
+  }
+
+  /**
+   * Whether pods of the unit are being deleted: a finished job's pods that still run are its
+   * owner's to keep (a RayJob's cluster may outlive it), but pods on their way out hold resources.
+   */
+  boolean hasPodsBeingDeleted(String unitId) {
+    return deletingByUnit.containsKey(unitId);
+  }
+
+  /** @return whether the unit's count went from none to some or from some to none */
+  private static boolean count(Map<String, Integer> counts, String unit, int delta) {
+    int before = counts.getOrDefault(unit, 0);
+    int after = before + delta;
+    if (after == 0) {
+      counts.remove(unit);
+    } else {
+      counts.put(unit, after);
+    }
+    return (before == 0) != (after == 0);
   }
 
   private static String unitOf(Pod pod) {

@@ -36,6 +36,11 @@ public final class SharedInformers implements AutoCloseable {
     this.client = client;
   }
 
+  /** Whether the cluster the informers read serves the kind. */
+  public boolean serves(Class<? extends HasMetadata> type) {
+    return client.supports(type);
+  }
+
   /** The informer of a typed kind; created on first use, started by {@link #start}. */
   @SuppressWarnings("unchecked")
   public synchronized <T extends HasMetadata> SharedIndexInformer<T> of(Class<T> type) {

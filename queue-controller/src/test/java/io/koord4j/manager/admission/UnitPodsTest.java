@@ -27,9 +27,14 @@ class UnitPodsTest {
     Pod terminating = pod("p0", "ns/job", "Running");
     terminating.getMetadata().setDeletionTimestamp("2026-01-01T00:00:00Z");
 
-    pods.update(terminating);
+    assertThat(pods.update(pod("p0", "ns/job", "Running"))).contains("ns/job");
+    assertThat(pods.hasPodsBeingDeleted("ns/job")).isFalse();
+    assertThat(pods.update(terminating)).contains("ns/job");
 
     assertThat(pods.hasPods("ns/job")).isTrue();
+    assertThat(pods.hasPodsBeingDeleted("ns/job")).isTrue();
+    assertThat(pods.remove(terminating)).contains("ns/job");
+    assertThat(pods.hasPodsBeingDeleted("ns/job")).isFalse();
   }
 
   @Test
