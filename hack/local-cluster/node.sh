@@ -216,7 +216,8 @@ node_up() {
 # Kills every process in the kubelet's pod cgroups, so that no container outlives the node.
 kill_pod_processes() {
   local procs
-  procs=$(find /sys/fs/cgroup -path '*/kubepods*' -name cgroup.procs -exec cat {} + 2>/dev/null | sort -u)
+  # Cgroups vanish while their last tasks die: a file gone under find is no failure.
+  procs=$(find /sys/fs/cgroup -path '*/kubepods*' -name cgroup.procs -exec cat {} + 2>/dev/null | sort -u || true)
   [[ -n $procs ]] && kill -9 $procs 2>/dev/null || true
 }
 
