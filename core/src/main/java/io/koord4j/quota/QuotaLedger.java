@@ -150,6 +150,38 @@ public final class QuotaLedger {
     return AdmissionResult.ADMISSIBLE;
   }
 
+  /**
+   * A copy of the used amounts to ask "would it fit once these units are gone and those added?"
+   * without touching the ledger; the runtime quota stays as it is now.
+   */
+  public UsedScenario scenario() {
+    return new UsedScenario(usedCopy());
+  }
+
+  /** Used amounts changed by hypothetical releases and admissions. See {@link #scenario}. */
+  public final class UsedScenario {
+    private final long[][] usedByQuota;
+
+    private UsedScenario(long[][] usedByQuota) {
+      this.usedByQuota = usedByQuota;
+    }
+
+    /** The unit's request no longer counts as used by its leaf and the leaf's ancestors. */
+    public void release(String leaf, ResourceVector amount) {
+      addUpTree(usedByQuota, leafIndex(leaf), nonNegative(leaf, amount), -1);
+    }
+
+    public void add(String leaf, ResourceVector amount) {
+      addUpTree(usedByQuota, leafIndex(leaf), nonNegative(leaf, amount), 1);
+    }
+
+    /** {@link QuotaLedger#canAdmit} against the scenario's used amounts. */
+    public AdmissionResult canAdmit(String leaf, ResourceVector request) {
+      int q = leafIndex(leaf);
+      return check(q, nonNegative(leaf, request), usedByQuota);
+    }
+  }
+
   long[][] usedCopy() {
     long[][] copy = new long[used.length][];
     for (int q = 0; q < used.length; q++) {

@@ -17,18 +17,21 @@ import java.util.Optional;
  * @param waiting every pending and backing-off unit, in queue order, by id
  * @param nextPassBy when the earliest backoff ends or victim times out: the latest time for the
  *     next pass
+ * @param reservations the starts backfilling queues hold for their blocked units
  */
 public record AdmissionPass(
     List<String> admitted,
     List<Preemption> preemptions,
     List<String> timedOutVictims,
     Map<String, WaitingUnit> waiting,
-    Optional<Instant> nextPassBy) {
+    Optional<Instant> nextPassBy,
+    List<Reservation> reservations) {
 
   public AdmissionPass {
     admitted = List.copyOf(admitted);
     preemptions = List.copyOf(preemptions);
     timedOutVictims = List.copyOf(timedOutVictims);
     waiting = Collections.unmodifiableMap(waiting);
+    reservations = List.copyOf(reservations);
   }
 }

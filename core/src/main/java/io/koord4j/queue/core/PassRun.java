@@ -39,6 +39,7 @@ final class PassRun {
   private final Map<QueuedUnit, WaitReason> reasons = new HashMap<>();
   private final KnownShortages shortages = new KnownShortages();
   private final Set<String> preemptionTried = new HashSet<>();
+  private final Backfill backfill;
   private List<AdmittedUnit> borrowers;
 
   PassRun(AdmissionCore core, Instant now) {
@@ -46,6 +47,7 @@ final class PassRun {
     this.now = now;
     this.ledger = core.accounting().ledger();
     this.inFlight = core.preemptions();
+    this.backfill = new Backfill(ledger, now, core.admittedByQuota().stream().flatMap(Collection::stream).toList());
   }
 
   /** Serves queues of one priority: one unit of each in turn until all were tried. */
@@ -86,7 +88,8 @@ final class PassRun {
                 waiting.put(unit.id(), waitingUnit(unit, ++position, reason));
               }
             });
-    return new AdmissionPass(admitted, preemptions, timedOutVictims, waiting, nextPassBy);
+    return new AdmissionPass(
+        admitted, preemptions, timedOutVictims, waiting, nextPassBy, backfill.reservations());
   }
 
   private static WaitingUnit waitingUnit(QueuedUnit unit, int position, WaitReason reason) {
@@ -114,12 +117,33 @@ final class PassRun {
     }
     String blocker = cursor.blockers.get(unit.quota());
     WaitReason reason =
-        blocker != null ? new WaitReason.BlockedBehind(blocker) : tryAdmit(cursor.queue, unit);
-    if (reason != null && (config.policy() == QueuePolicy.BLOCK || firstTier)) {
-      cursor.blockers.putIfAbsent(unit.quota(), unit.id());
+        blocker == null
+            ? tryAdmit(cursor.queue, unit)
+            : config.backfill() ? tryBackfill(cursor.queue, blocker, unit) : new WaitReason.BlockedBehind(blocker);
+    if (reason != null && blocker == null && config.blocks(firstTier)) {
+      cursor.blockers.put(unit.quota(), unit.id());
+      if (config.backfill() && reason instanceof WaitReason.QuotaShortage) {
+        backfill.reserve(unit);
+      }
     }
     if (reason != null && firstTier && cursor.firstTierWaiting == null) {
       cursor.firstTierWaiting = unit.id();
+    }
+    return reason;
+  }
+
+  /** Admits a unit behind a blocked one only if that unit's reserved start stays as it is. */
+  private WaitReason tryBackfill(QueueState queue, String blocker, QueuedUnit unit) {
+    Optional<Reservation> reservation = backfill.reservation(blocker);
+    if (reservation.isEmpty()) {
+      return new WaitReason.BlockedBehind(blocker);
+    }
+    if (!backfill.allows(blocker, unit)) {
+      return new WaitReason.BehindReservation(reservation.get());
+    }
+    WaitReason reason = tryAdmit(queue, unit);
+    if (reason == null) {
+      backfill.admitted(blocker, unit);
     }
     return reason;
   }

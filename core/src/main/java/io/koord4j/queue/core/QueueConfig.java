@@ -14,6 +14,9 @@ import java.util.Objects;
  *     unit's pods run ({@code koord-queue/wait-for-pods-running})
  * @param priorityThreshold under the Intelligent policy, the lowest priority served first
  *     ({@code koord-queue/priority-threshold})
+ * @param backfill when a unit cannot be admitted, it gets a reserved start from the expected ends
+ *     of the admitted units, and later units of its quota in this queue are admitted only if they
+ *     end by then or leave it what it needs ({@code koord4j.io/backfill})
  */
 public record QueueConfig(
     String name,
@@ -22,7 +25,20 @@ public record QueueConfig(
     boolean preemptionEnabled,
     boolean waitForPodsRunning,
     Backoff backoff,
-    int priorityThreshold) {
+    int priorityThreshold,
+    boolean backfill) {
+
+  /** A queue that does not backfill. */
+  public QueueConfig(
+      String name,
+      QueuePolicy policy,
+      int priority,
+      boolean preemptionEnabled,
+      boolean waitForPodsRunning,
+      Backoff backoff,
+      int priorityThreshold) {
+    this(name, policy, priority, preemptionEnabled, waitForPodsRunning, backoff, priorityThreshold, false);
+  }
 
   public QueueConfig {
     Objects.requireNonNull(name, "name");
@@ -38,23 +54,23 @@ public record QueueConfig(
   }
 
   public QueueConfig withPolicy(QueuePolicy value) {
-    return new QueueConfig(name, value, priority, preemptionEnabled, waitForPodsRunning, backoff, priorityThreshold);
+    return new QueueConfig(name, value, priority, preemptionEnabled, waitForPodsRunning, backoff, priorityThreshold, backfill);
   }
 
   public QueueConfig withPriority(int value) {
-    return new QueueConfig(name, policy, value, preemptionEnabled, waitForPodsRunning, backoff, priorityThreshold);
+    return new QueueConfig(name, policy, value, preemptionEnabled, waitForPodsRunning, backoff, priorityThreshold, backfill);
   }
 
   public QueueConfig withPreemption() {
-    return new QueueConfig(name, policy, priority, true, waitForPodsRunning, backoff, priorityThreshold);
+    return new QueueConfig(name, policy, priority, true, waitForPodsRunning, backoff, priorityThreshold, backfill);
   }
 
   public QueueConfig withWaitForPodsRunning() {
-    return new QueueConfig(name, policy, priority, preemptionEnabled, true, backoff, priorityThreshold);
+    return new QueueConfig(name, policy, priority, preemptionEnabled, true, backoff, priorityThreshold, backfill);
   }
 
   public QueueConfig withPriorityThreshold(int value) {
-    return new QueueConfig(name, policy, priority, preemptionEnabled, waitForPodsRunning, backoff, value);
+    return new QueueConfig(name, policy, priority, preemptionEnabled, waitForPodsRunning, backoff, value, backfill);
   }
 
   /** Whether the unit's priority puts it in the first tier of an Intelligent queue. */
@@ -63,6 +79,15 @@ public record QueueConfig(
   }
 
   public QueueConfig withBackoff(Backoff value) {
-    return new QueueConfig(name, policy, priority, preemptionEnabled, waitForPodsRunning, value, priorityThreshold);
+    return new QueueConfig(name, policy, priority, preemptionEnabled, waitForPodsRunning, value, priorityThreshold, backfill);
+  }
+
+  public QueueConfig withBackfill() {
+    return new QueueConfig(name, policy, priority, preemptionEnabled, waitForPodsRunning, backoff, priorityThreshold, true);
+  }
+
+  /** Whether a unit of this queue that cannot be admitted holds back the later units of its quota. */
+  boolean blocks(boolean firstTier) {
+    return policy == QueuePolicy.BLOCK || firstTier || backfill;
   }
 }

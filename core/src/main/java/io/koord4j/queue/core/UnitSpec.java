@@ -1,6 +1,7 @@
 package io.koord4j.queue.core;
 
 import io.koord4j.quota.ResourceVector;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -13,6 +14,8 @@ import java.util.Objects;
  * @param arrival when the unit was first enqueued; earlier units go first among equal priority
  * @param request total of all pod sets; admitted all at once or not at all
  * @param podSetCount number of pod sets, for status only
+ * @param expectedRuntime how long the unit is expected to run once admitted, or null when
+ *     unknown; a backfilling queue plans with it ({@link QueueConfig#backfill})
  */
 public record UnitSpec(
     String id,
@@ -21,7 +24,14 @@ public record UnitSpec(
     int priority,
     Instant arrival,
     ResourceVector request,
-    int podSetCount) {
+    int podSetCount,
+    Duration expectedRuntime) {
+
+  /** A unit whose runtime is not known. */
+  public UnitSpec(
+      String id, String queue, String quota, int priority, Instant arrival, ResourceVector request, int podSetCount) {
+    this(id, queue, quota, priority, arrival, request, podSetCount, null);
+  }
 
   public UnitSpec {
     Objects.requireNonNull(id, "id");
@@ -32,9 +42,13 @@ public record UnitSpec(
     if (request.hasNegative()) {
       throw new IllegalArgumentException("unit " + id + " requests a negative amount: " + request);
     }
+    if (expectedRuntime != null && (expectedRuntime.isNegative() || expectedRuntime.isZero())) {
+      throw new IllegalArgumentException(
+          "unit " + id + ": the expected runtime must be positive, not " + expectedRuntime);
+    }
   }
 
   public UnitSpec withQuota(String otherQuota) {
-    return new UnitSpec(id, queue, otherQuota, priority, arrival, request, podSetCount);
+    return new UnitSpec(id, queue, otherQuota, priority, arrival, request, podSetCount, expectedRuntime);
   }
 }

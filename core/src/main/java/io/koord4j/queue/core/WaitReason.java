@@ -41,6 +41,18 @@ public sealed interface WaitReason {
   }
 
   /**
+   * A backfilling queue holds a start for an earlier unit; this one would end after it and take
+   * what that unit needs then.
+   */
+  record BehindReservation(Reservation reservation) implements WaitReason {
+    @Override
+    public String message() {
+      return "waiting behind " + reservation.unitId() + ", reserved to start by " + reservation.start()
+          + " (backfill: only units expected to end by then, or leaving it room, go first)";
+    }
+  }
+
+  /**
    * An Intelligent queue serves units below its priority threshold only while no unit at or
    * above it waits.
    */
