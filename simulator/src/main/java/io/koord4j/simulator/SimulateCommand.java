@@ -4,9 +4,11 @@ import io.koord4j.device.TaskClass;
 import io.koord4j.simulator.inflation.WorkloadInflation;
 import io.koord4j.simulator.placement.Policies;
 import io.koord4j.simulator.placement.TargetWorkload;
+import io.koord4j.simulator.replay.Queueing;
 import io.koord4j.simulator.replay.TraceReplay;
 import io.koord4j.simulator.report.ReplayReport;
 import io.koord4j.simulator.report.InflationReport;
+import io.koord4j.simulator.trace.GangTrace;
 import io.koord4j.simulator.trace.NodeSpec;
 import io.koord4j.simulator.trace.TaskSpec;
 import io.koord4j.simulator.trace.TraceCsv;
@@ -22,7 +24,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "simulate",
     mixinStandardHelpOptions = true,
-    subcommands = {SimulateCommand.Inflation.class, SimulateCommand.Replay.class},
+    subcommands = {SimulateCommand.Inflation.class, SimulateCommand.Replay.class, SimulateCommand.GenerateGangs.class},
     description = "Replays a cluster trace in virtual time through koord4j's core.")
 public final class SimulateCommand implements Runnable {
 
@@ -59,7 +61,7 @@ public final class SimulateCommand implements Runnable {
     }
   }
 
-  private static List<String> policyNames(String commaSeparated) {
+  private static List<String> items(String commaSeparated) {
     return Arrays.stream(commaSeparated.split(",")).map(String::trim).toList();
   }
 
@@ -89,7 +91,7 @@ public final class SimulateCommand implements Runnable {
       List<TaskSpec> tasks = loaded.tasks();
       var settings = new WorkloadInflation.Settings(
           nodes, tasks.stream().map(TaskSpec::shape).toList(), repetitions, trace.seed, upTo);
-      List<String> names = policyNames(policies);
+      List<String> names = items(policies);
       int parallel = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
       var runs = WorkloadInflation.runAll(settings, names, parallel);
       long gpus = nodes.stream().mapToLong(NodeSpec::gpus).sum();
@@ -115,15 +117,22 @@ public final class SimulateCommand implements Runnable {
         description = "Comma-separated placement policies (default ${DEFAULT-VALUE}).")
     String policies;
 
+    @Option(names = "--queueing", defaultValue = "priority",
+        description = "Comma-separated queue behaviours to run each policy with: priority, block, backfill"
+            + " (Priority with backfill) (default ${DEFAULT-VALUE}).")
+    String queueing;
+
     @Override
     public Integer call() {
       TraceOptions.Loaded loaded = trace.load();
       List<NodeSpec> nodes = loaded.nodes();
       List<TaskSpec> tasks = loaded.tasks();
       List<TaskClass> workload = TargetWorkload.of(tasks.stream().map(TaskSpec::shape).toList());
+      List<Queueing> queueings = items(queueing).stream().map(Queueing::parse).toList();
       List<TraceReplay.Result> results =
-          policyNames(policies).stream()
-              .map(name -> new TraceReplay(nodes, Policies.create(name, workload), trace.seed).run(tasks))
+          items(policies).stream()
+              .flatMap(name -> queueings.stream()
+                  .map(q -> new TraceReplay(nodes, Policies.create(name, workload), trace.seed, q).run(tasks)))
               .toList();
       ReplayReport report = new ReplayReport(results);
       String heading = String.format(java.util.Locale.ROOT,
@@ -133,6 +142,33 @@ public final class SimulateCommand implements Runnable {
       System.out.println(heading.replace("# ", "") + "\n");
       System.out.println(report.table());
       System.out.println("report: " + trace.out.resolve("replay.md"));
+      return 0;
+    }
+  }
+
+  @Command(name = "generate-gangs", mixinStandardHelpOptions = true,
+      description = "Writes nodes.csv and tasks.csv of a trace where large gangs arrive among short jobs.")
+  static final class GenerateGangs implements Callable<Integer> {
+    @Option(names = "--cluster-nodes", defaultValue = "16", description = "Nodes of 8 GPUs (default ${DEFAULT-VALUE}).")
+    int nodes;
+
+    @Option(names = "--jobs", defaultValue = "600", description = "Jobs (default ${DEFAULT-VALUE}).")
+    int jobs;
+
+    @Option(names = "--load", defaultValue = "0.9",
+        description = "Offered GPU time as a share of the cluster's (default ${DEFAULT-VALUE}).")
+    double load;
+
+    @Option(names = "--seed", defaultValue = "1", description = "Seed (default ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--out", defaultValue = "gang-trace", description = "Directory (default ${DEFAULT-VALUE}).")
+    Path out;
+
+    @Override
+    public Integer call() {
+      GangTrace.write(out, new GangTrace.Settings(nodes, jobs, load, seed));
+      System.out.println("trace: " + out.resolve("nodes.csv") + ", " + out.resolve("tasks.csv"));
       return 0;
     }
   }

@@ -5,6 +5,7 @@ import io.koord4j.quota.QuotaLedger.UsedScenario;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -21,15 +22,15 @@ import java.util.Optional;
 final class Backfill {
   private final QuotaLedger ledger;
   private final Instant now;
-  private final List<QueuedUnit> admitted;
+  private final Collection<? extends Collection<QueuedUnit>> admitted;
   private final Map<String, Plan> plans = new HashMap<>();
   private List<QueuedUnit> endings;
 
   /** A reservation and the used amounts expected at its start. */
   private record Plan(QueuedUnit unit, Reservation reservation, UsedScenario atStart) {}
 
-  /** @param admitted every unit that holds quota now */
-  Backfill(QuotaLedger ledger, Instant now, List<QueuedUnit> admitted) {
+  /** @param admitted the units that hold quota, by quota; read on the first reservation */
+  Backfill(QuotaLedger ledger, Instant now, Collection<? extends Collection<QueuedUnit>> admitted) {
     this.ledger = ledger;
     this.now = now;
     this.admitted = admitted;
@@ -90,7 +91,7 @@ final class Backfill {
   private List<QueuedUnit> endings() {
     if (endings == null) {
       endings = new ArrayList<>();
-      admitted.stream().filter(u -> expectedEnd(u).isPresent()).forEach(endings::add);
+      admitted.stream().flatMap(Collection::stream).filter(u -> expectedEnd(u).isPresent()).forEach(endings::add);
       endings.sort(Comparator.comparing((QueuedUnit u) -> expectedEnd(u).orElseThrow()).thenComparing(QueuedUnit::id));
     }
     return endings;

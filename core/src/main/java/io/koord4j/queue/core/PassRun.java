@@ -47,7 +47,7 @@ final class PassRun {
     this.now = now;
     this.ledger = core.accounting().ledger();
     this.inFlight = core.preemptions();
-    this.backfill = new Backfill(ledger, now, core.admittedByQuota().stream().flatMap(Collection::stream).toList());
+    this.backfill = new Backfill(ledger, now, core.admittedByQuota());
   }
 
   /** Serves queues of one priority: one unit of each in turn until all were tried. */

@@ -23,6 +23,7 @@ import io.koord4j.simulator.cluster.SimNode;
 import io.koord4j.simulator.trace.NodeSpec;
 import io.koord4j.simulator.trace.TaskShape;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +58,9 @@ final class Koord4jPlacement implements PlacementPolicy {
   private TaskShape lastArrived;
   private Cycle lastCycle;
   /** Each node shape as the framework sees it with nothing on it; parsed once. */
-  private final Map<NodeSpec, NodeInfo> idleNodes = new HashMap<>();
+  private final Map<NodeSpec, NodeInfo> idleShapes = new HashMap<>();
+  /** The same by node, so that evaluations skip hashing the node's shape. */
+  private final Map<NodeSpec, NodeInfo> idleNodes = new IdentityHashMap<>();
 
   @Override
   public String name() {
@@ -109,7 +112,8 @@ final class Koord4jPlacement implements PlacementPolicy {
   }
 
   private NodeInfo nodeInfo(SimNode node) {
-    NodeInfo idle = idleNodes.computeIfAbsent(node.spec().shape(), shape -> NodeInfo.of(node(shape)));
+    NodeInfo idle = idleNodes.computeIfAbsent(
+        node.spec(), spec -> idleShapes.computeIfAbsent(spec.shape(), shape -> NodeInfo.of(node(shape))));
     ResourceVector requested =
         ResourceVector.of(
             ResourceQuantities.CPU, node.milliCpuUsed(),

@@ -4,6 +4,8 @@ import io.koord4j.simulator.cluster.NodeGroup;
 import io.koord4j.simulator.cluster.SimCluster;
 import io.koord4j.simulator.placement.PlacementPolicy.Scored;
 import io.koord4j.simulator.trace.TaskShape;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.random.RandomGenerator;
 
@@ -51,25 +53,30 @@ public final class Placer {
         : Optional.of(new Placement(bestGroup.first(), best.gpus()));
   }
 
+  /** A node drawn uniformly among those the task fits: groups weigh by their size. */
   private Optional<Placement> drawn(TaskShape task) {
     int shape = cluster.shapeNumber(task);
-    int feasible = 0;
-    for (NodeGroup group : cluster.groups()) {
-      feasible += group.evaluate(policy, task, shape).isPresent() ? group.size() : 0;
-    }
-    if (feasible == 0) {
-      return Optional.empty();
-    }
-    int draw = random.nextInt(feasible);
+    List<NodeGroup> feasible = new ArrayList<>();
+    List<Scored> scores = new ArrayList<>();
+    int nodes = 0;
     for (NodeGroup group : cluster.groups()) {
       Optional<Scored> scored = group.evaluate(policy, task, shape);
       if (scored.isPresent()) {
-        if (draw < group.size()) {
-          return Optional.of(new Placement(group.at(draw), scored.get().gpus()));
-        }
-        draw -= group.size();
+        feasible.add(group);
+        scores.add(scored.get());
+        nodes += group.size();
       }
     }
-    throw new IllegalStateException("drew beyond the feasible nodes");
+    if (nodes == 0) {
+      return Optional.empty();
+    }
+    int draw = random.nextInt(nodes);
+    for (int i = 0; ; i++) {
+      NodeGroup group = feasible.get(i);
+      if (draw < group.size()) {
+        return Optional.of(new Placement(group.at(draw), scores.get(i).gpus()));
+      }
+      draw -= group.size();
+    }
   }
 }

@@ -2,8 +2,8 @@ package io.koord4j.simulator.replay;
 
 import io.koord4j.queue.core.AdmissionCore;
 import io.koord4j.queue.core.AdmissionPass;
-import io.koord4j.queue.core.QueueConfig;
 import io.koord4j.queue.core.UnitSpec;
+import io.koord4j.device.GpuAllocation;
 import io.koord4j.quota.QuotaSpec;
 import io.koord4j.quota.ResourceVector;
 import io.koord4j.simulator.cluster.SimCluster;
@@ -14,6 +14,7 @@ import io.koord4j.simulator.trace.NodeSpec;
 import io.koord4j.simulator.trace.TaskShape;
 import io.koord4j.simulator.trace.TaskSpec;
 import io.koord4j.simulator.cluster.SimNode;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -27,8 +28,10 @@ import java.util.SplittableRandom;
 /**
  * Replays a trace in virtual time: tasks arrive at their creation time as queue units of the
  * admission core (one queue per trace queue, one quota of the whole cluster), admitted units are
- * placed by a placement policy, and run for their traced runtime. A unit no node can host yet
- * backs off and is retried, as the manager does when its pods cannot be placed.
+ * placed by a placement policy, all pods of a gang or none, and run for their traced runtime. A
+ * unit no node can host yet backs off and is retried, as the manager does when its pods cannot be
+ * placed. All queues follow one {@link Queueing}; with backfill, the run records each reserved
+ * unit that started later than the first start it was reserved.
  */
 public final class TraceReplay {
   static final String QUOTA = "cluster";
@@ -45,12 +48,22 @@ public final class TraceReplay {
     }
   }
 
+  /** A unit that started after the start a backfilling queue first reserved for it. */
+  public record LateStart(String task, long reserved, long start) {}
+
   /**
    * @param gpuSecondsAllocated GPU thousandths times seconds held by running tasks
    * @param makespanSeconds from the first arrival to the last end
+   * @param reservedTasks tasks a backfilling queue reserved a start for
    */
   public record Result(
-      String policy, List<TaskOutcome> outcomes, double gpuSecondsAllocated, long makespanSeconds, long gpuCapacityMilli) {
+      String policy,
+      List<TaskOutcome> outcomes,
+      double gpuSecondsAllocated,
+      long makespanSeconds,
+      long gpuCapacityMilli,
+      int reservedTasks,
+      List<LateStart> lateStarts) {
 
     /** Allocated GPUs over the run, as a share of the capacity. */
     public double gpuAllocation() {
@@ -66,17 +79,22 @@ public final class TraceReplay {
   private final AdmissionCore core;
   private final String policy;
   private final Map<String, TaskSpec> tasks = new HashMap<>();
-  private final Map<String, Placement> placements = new HashMap<>();
+  private final Map<String, List<Placement>> placements = new HashMap<>();
   private final Map<String, Long> starts = new HashMap<>();
+  private final Queueing queueing;
+  /** The first start reserved for each unit a backfilling queue held a start for. */
+  private final Map<String, Instant> reserved = new HashMap<>();
+  private final List<LateStart> lateStarts = new ArrayList<>();
   private final PriorityQueue<Running> running = new PriorityQueue<>(Comparator.comparingLong(Running::end));
 
-  public TraceReplay(List<NodeSpec> nodes, PlacementPolicy policy, long seed) {
+  public TraceReplay(List<NodeSpec> nodes, PlacementPolicy policy, long seed, Queueing queueing) {
     this.nodes = nodes;
+    this.queueing = queueing;
     this.cluster = new SimCluster(nodes);
     SplittableRandom random = new SplittableRandom(seed);
     this.placer = new Placer(cluster, policy, random.split());
     this.core = new AdmissionCore(random.split());
-    this.policy = policy.name();
+    this.policy = queueing == Queueing.PRIORITY ? policy.name() : policy.name() + "+" + queueing.label();
     ResourceVector total = total(nodes);
     core.setClusterTotal(total);
     core.upsertQuota(QuotaSpec.leaf(QUOTA, "", total, total));
@@ -89,11 +107,21 @@ public final class TraceReplay {
     return ResourceVector.of("cpu", cpu, "memory", memory, GPU, gpu);
   }
 
+  /** All pods of the task together. */
   private static ResourceVector request(TaskSpec task) {
     TaskShape shape = task.shape();
     long gpu = shape.gpuCount() == 0 ? 0 : shape.isGpuShare() ? SimNode.sharePercent(shape) : shape.gpuCount() * 100L;
-    return ResourceVector.of("cpu", shape.milliCpu(), "memory", shape.memoryMib() << 20, GPU, gpu);
+    long pods = task.pods();
+    return ResourceVector.of("cpu", pods * shape.milliCpu(), "memory", pods * (shape.memoryMib() << 20), GPU, pods * gpu);
   }
+
+  private UnitSpec unit(String id, TaskSpec task) {
+    Duration expected = task.expectedRuntimeSeconds() > 0 ? Duration.ofSeconds(task.expectedRuntimeSeconds()) : null;
+    return new UnitSpec(
+        id, task.queue(), QUOTA, task.priority(), Instant.ofEpochSecond(task.creation()), request(task), 1, expected);
+  }
+
+
 
   /** Replays the whole trace; a task no node of the empty cluster could host never queues. */
   public Result run(List<TaskSpec> trace) {
@@ -125,10 +153,9 @@ public final class TraceReplay {
         TaskSpec task = arrivals.get(next++);
         String id = task.name() + "#" + next;
         tasks.put(id, task);
-        if (fitsSomewhere(empty, task.shape())) {
-          core.upsertQueue(QueueConfig.of(task.queue()));
-          core.upsertUnit(new UnitSpec(
-              id, task.queue(), QUOTA, task.priority(), Instant.ofEpochSecond(task.creation()), request(task), 1));
+        if (fitsSomewhere(empty, task)) {
+          core.upsertQueue(queueing.queue(task.queue()));
+          core.upsertUnit(unit(id, task));
         }
       }
       backoffEnds = admitAndPlace(now);
@@ -136,14 +163,14 @@ public final class TraceReplay {
     List<TaskOutcome> outcomes = new ArrayList<>();
     tasks.forEach((id, task) -> outcomes.add(new TaskOutcome(task, starts.getOrDefault(id, -1L))));
     outcomes.sort(Comparator.comparingLong((TaskOutcome o) -> o.task().creation()).thenComparing(o -> o.task().name()));
-    return new Result(policy, outcomes, gpuMilliSeconds, now - first, cluster.gpuCapacityMilli());
+    return new Result(
+        policy, outcomes, gpuMilliSeconds, now - first, cluster.gpuCapacityMilli(), reserved.size(), lateStarts);
   }
 
   private void finishUntil(long now) {
     while (!running.isEmpty() && running.peek().end() <= now) {
       String id = running.poll().id();
-      Placement placement = placements.remove(id);
-      cluster.release(placement.node(), tasks.get(id).shape(), placement.gpus());
+      release(tasks.get(id), placements.remove(id));
       core.markFinished(id);
       core.removeUnit(id);
     }
@@ -158,14 +185,12 @@ public final class TraceReplay {
     AdmissionPass pass;
     do {
       pass = core.pass(at);
+      pass.reservations().forEach(r -> reserved.putIfAbsent(r.unitId(), r.start()));
       for (String id : pass.admitted()) {
         TaskSpec task = tasks.get(id);
-        Optional<Placement> placement = placer.place(task.shape());
-        if (placement.isPresent()) {
-          placements.put(id, placement.get());
-          starts.put(id, now);
-          core.markPodsRunning(id);
-          running.add(new Running(id, now + task.runtimeSeconds()));
+        Optional<List<Placement>> gang = placeGang(task);
+        if (gang.isPresent()) {
+          start(id, task, gang.get(), now);
         } else {
           core.requeue(id, at);
         }
@@ -174,7 +199,48 @@ public final class TraceReplay {
     return pass.nextPassBy().orElse(null);
   }
 
-  private static boolean fitsSomewhere(SimCluster empty, TaskShape task) {
-    return empty.groups().stream().anyMatch(group -> !empty.node(group.first()).candidates(task).isEmpty());
+  private void start(String id, TaskSpec task, List<Placement> gang, long now) {
+    placements.put(id, gang);
+    starts.put(id, now);
+    core.markPodsRunning(id);
+    running.add(new Running(id, now + task.runtimeSeconds()));
+    Instant reservedStart = reserved.get(id);
+    if (reservedStart != null && now > reservedStart.getEpochSecond()) {
+      lateStarts.add(new LateStart(task.name(), reservedStart.getEpochSecond(), now));
+    }
+  }
+
+  /** Every pod of the task, or none: pods placed before one that finds no node are released. */
+  private Optional<List<Placement>> placeGang(TaskSpec task) {
+    List<Placement> gang = new ArrayList<>();
+    for (int pod = 0; pod < task.pods(); pod++) {
+      Optional<Placement> placement = placer.place(task.shape());
+      if (placement.isEmpty()) {
+        release(task, gang);
+        return Optional.empty();
+      }
+      gang.add(placement.get());
+    }
+    return Optional.of(gang);
+  }
+
+  private void release(TaskSpec task, List<Placement> gang) {
+    gang.forEach(placement -> cluster.release(placement.node(), task.shape(), placement.gpus()));
+  }
+
+  /** Whether the empty cluster could hold all the task's pods, tried first fit and undone. */
+  private static boolean fitsSomewhere(SimCluster empty, TaskSpec task) {
+    List<Placement> gang = new ArrayList<>();
+    for (int node = 0; node < empty.size() && gang.size() < task.pods(); ) {
+      List<GpuAllocation> candidates = empty.node(node).candidates(task.shape());
+      if (candidates.isEmpty()) {
+        node++;
+      } else {
+        empty.bind(node, task.shape(), candidates.get(0));
+        gang.add(new Placement(node, candidates.get(0)));
+      }
+    }
+    gang.forEach(placement -> empty.release(placement.node(), task.shape(), placement.gpus()));
+    return gang.size() == task.pods();
   }
 }

@@ -59,15 +59,20 @@ public final class ReplayReport {
     return sorted[Math.max(0, rank - 1)];
   }
 
+  /**
+   * One row per policy and queue; the last two columns are the run's: units a backfilling queue
+   * reserved a start for, and how many of them started after their first reserved start.
+   */
   public String table() {
     StringBuilder out = new StringBuilder(
-        "| policy | queue | tasks | never started | mean wait s | p50 wait s | p95 wait s | mean completion s | GPU allocation % |\n"
-            + "|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        "| policy | queue | tasks | never started | mean wait s | p50 wait s | p95 wait s | mean completion s"
+            + " | GPU allocation % | reserved | started late |\n"
+            + "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (Result result : results) {
       for (QueueFigures q : byQueue(result)) {
-        out.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %.0f | %d | %d | %.0f | %.1f |%n",
+        out.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %.0f | %d | %d | %.0f | %.1f | %d | %d |%n",
             q.policy(), q.queue(), q.tasks(), q.neverStarted(), q.meanWait(), q.p50Wait(), q.p95Wait(),
-            q.meanCompletion(), 100 * result.gpuAllocation()));
+            q.meanCompletion(), 100 * result.gpuAllocation(), result.reservedTasks(), result.lateStarts().size()));
       }
     }
     return out.toString();

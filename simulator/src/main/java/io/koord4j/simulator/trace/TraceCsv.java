@@ -17,7 +17,9 @@ import java.util.function.BiFunction;
  * sn,cpu_milli,memory_mib,gpu,model} and tasks with {@code
  * name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,...,creation_time,deletion_time,scheduled_time}.
  * Tasks may add {@code queue} and {@code priority} columns; without them all tasks share the queue
- * {@value #DEFAULT_QUEUE} at priority 0.
+ * {@value #DEFAULT_QUEUE} at priority 0. They may also add {@code pods} (a gang of that many pods
+ * of the row's shape, default 1) and {@code expected_runtime} (seconds the submitter expects the
+ * task to run, as a job's {@code activeDeadlineSeconds}; default unknown).
  */
 public final class TraceCsv {
   public static final String DEFAULT_QUEUE = "default";
@@ -48,6 +50,10 @@ public final class TraceCsv {
     long creation = row.number("creation_time");
     long deletion = row.optionalNumber("deletion_time", Long.MAX_VALUE);
     long scheduled = row.optionalNumber("scheduled_time", creation);
+    long pods = row.optionalNumber("pods", 1);
+    if (pods < 1 || pods > Integer.MAX_VALUE) {
+      throw row.invalid("pods", pods + "", "must be at least 1");
+    }
     return new TaskSpec(
         row.text("name"),
         new TaskShape(row.number("cpu_milli"), row.number("memory_mib"), gpuCount, (int) gpuMilli, models),
@@ -55,7 +61,9 @@ public final class TraceCsv {
         deletion,
         scheduled,
         row.optional("queue", DEFAULT_QUEUE),
-        (int) row.optionalNumber("priority", 0));
+        (int) row.optionalNumber("priority", 0),
+        (int) pods,
+        row.optionalNumber("expected_runtime", 0));
   }
 
   private static String blankToNull(String value) {

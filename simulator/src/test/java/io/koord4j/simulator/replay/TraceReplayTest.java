@@ -8,6 +8,7 @@ import io.koord4j.simulator.placement.TargetWorkload;
 import io.koord4j.simulator.replay.TraceReplay.Result;
 import io.koord4j.simulator.replay.TraceReplay.TaskOutcome;
 import io.koord4j.simulator.report.ReplayReport;
+import io.koord4j.simulator.trace.GangTrace;
 import io.koord4j.simulator.trace.NodeSpec;
 import io.koord4j.simulator.trace.TaskShape;
 import io.koord4j.simulator.trace.TaskSpec;
@@ -25,8 +26,52 @@ class TraceReplayTest {
   @TempDir Path dir;
 
   private Result replay(List<NodeSpec> nodes, List<TaskSpec> tasks, String policy) {
+    return replay(nodes, tasks, policy, Queueing.PRIORITY);
+  }
+
+  private Result replay(List<NodeSpec> nodes, List<TaskSpec> tasks, String policy, Queueing queueing) {
     var workload = TargetWorkload.of(tasks.stream().map(TaskSpec::shape).toList());
-    return new TraceReplay(nodes, Policies.create(policy, workload), 1).run(tasks);
+    return new TraceReplay(nodes, Policies.create(policy, workload), 1, queueing).run(tasks);
+  }
+
+  private static double meanWait(Result result) {
+    return result.outcomes().stream().mapToLong(TaskOutcome::waitSeconds).average().orElseThrow();
+  }
+
+  @Test
+  void backfillShortensWaitsAndRaisesUseAgainstBlockingWithoutStartingAnyReservedUnitLate() {
+    GangTrace.write(dir, new GangTrace.Settings(8, 300, 0.9, 3));
+    List<NodeSpec> nodes = TraceCsv.nodes(dir.resolve("nodes.csv"));
+    List<TaskSpec> tasks = TraceCsv.tasks(dir.resolve("tasks.csv"));
+
+    Result blocking = replay(nodes, tasks, "koord4j", Queueing.BLOCK);
+    Result backfilled = replay(nodes, tasks, "koord4j", Queueing.BACKFILL);
+
+    assertThat(backfilled.policy()).isEqualTo("koord4j+backfill");
+    assertThat(backfilled.reservedTasks()).isPositive();
+    assertThat(backfilled.lateStarts()).isEmpty();
+    assertThat(blocking.reservedTasks()).isZero();
+    assertThat(meanWait(backfilled)).isLessThan(0.75 * meanWait(blocking));
+    assertThat(backfilled.gpuAllocation()).isGreaterThan(blocking.gpuAllocation());
+  }
+
+  @Test
+  void aGangStartsAllItsPodsAtOnceOrWaits() {
+    List<NodeSpec> twoNodes =
+        List.of(new NodeSpec("a", 16000, 65536, 2, "T4"), new NodeSpec("b", 16000, 65536, 2, "T4"));
+    TaskShape twoGpus = new TaskShape(1000, 1024, 2, 1000, Set.of());
+    List<TaskSpec> tasks = List.of(
+        new TaskSpec("single", twoGpus, 0, 100, 0, "q", 0, 1, 0),
+        new TaskSpec("gang", twoGpus, 1, 51, 1, "q", 0, 2, 0),
+        new TaskSpec("gang-of-three", twoGpus, 1, 51, 1, "q", 0, 3, 0));
+
+    Result result = replay(twoNodes, tasks, "koord4j");
+
+    assertThat(result.outcomes()).extracting(o -> o.task().name(), TaskOutcome::start)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("single", 0L),
+            org.assertj.core.groups.Tuple.tuple("gang", 100L),
+            org.assertj.core.groups.Tuple.tuple("gang-of-three", -1L));
   }
 
   @Test

@@ -51,4 +51,21 @@ class TraceCsvTest {
     assertThatThrownBy(() -> TraceCsv.tasks(nodes))
         .hasMessageContaining("nodes.csv: column num_gpu is missing from the header");
   }
+
+  @Test
+  void gangsAndExpectedRuntimesAreOptionalColumns() throws IOException {
+    Path tasks = Files.writeString(dir.resolve("gangs.csv"),
+        "name,cpu_milli,memory_mib,num_gpu,gpu_milli,creation_time,deletion_time,pods,expected_runtime\n"
+            + "gang,60000,400000,8,1000,0,3600,16,5400\n"
+            + "single,1000,1024,1,1000,0,60,,\n"
+            + "none,1000,1024,1,1000,0,60,0,\n");
+
+    assertThatThrownBy(() -> TraceCsv.tasks(tasks))
+        .isInstanceOf(InvalidTraceException.class)
+        .hasMessageContaining("gangs.csv line 4: pods '0' must be at least 1");
+    List<String> valid = Files.readAllLines(tasks).subList(0, 3);
+    List<TaskSpec> read = TraceCsv.tasks(Files.write(dir.resolve("valid.csv"), valid));
+    assertThat(read).extracting(TaskSpec::pods, TaskSpec::expectedRuntimeSeconds)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(16, 5400L), org.assertj.core.groups.Tuple.tuple(1, 0L));
+  }
 }
