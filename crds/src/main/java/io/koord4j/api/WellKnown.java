@@ -25,6 +25,16 @@ public final class WellKnown {
   public static final String ENABLE_QUEUEUNIT_PREEMPTION =
       KOORD_QUEUE_PREFIX + "enable-queueunit-preemption";
   public static final String MIN_RESOURCES = KOORD_QUEUE_PREFIX + "min-resources";
+  /**
+   * On a Queue (and an ElasticQuota, copied to its Queue), {@code "true"}: the queue backfills
+   * (koord4j's own key).
+   */
+  public static final String BACKFILL = "koord4j.io/backfill";
+  /**
+   * On a job (copied to its QueueUnit): the seconds it is expected to run once admitted, a whole
+   * number above 0, which a backfilling queue plans with (koord4j's own key).
+   */
+  public static final String EXPECTED_RUNTIME_SECONDS = "koord4j.io/expected-runtime-seconds";
   /** Label {@code "true"}: the object is never queued (koord4j's own key; koord-queue has none). */
   public static final String SKIP_QUEUE_LABEL = KOORD_QUEUE_PREFIX + "skip";
 

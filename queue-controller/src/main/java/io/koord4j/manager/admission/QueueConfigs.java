@@ -32,7 +32,8 @@ public final class QueueConfigs {
         "true".equals(WellKnown.readQueueKey(annotations, WellKnown.ENABLE_QUEUEUNIT_PREEMPTION)),
         "true".equals(WellKnown.readQueueKey(annotations, WellKnown.WAIT_FOR_PODS_RUNNING)),
         backoff(WellKnown.readQueueKey(annotations, WellKnown.QUEUE_ARGS)),
-        priorityThreshold(WellKnown.readQueueKey(annotations, WellKnown.PRIORITY_THRESHOLD)));
+        priorityThreshold(WellKnown.readQueueKey(annotations, WellKnown.PRIORITY_THRESHOLD)),
+        "true".equals(annotations.get(WellKnown.BACKFILL)));
   }
 
   /** The Intelligent policy's threshold; koord-queue's default when absent or not a number. */

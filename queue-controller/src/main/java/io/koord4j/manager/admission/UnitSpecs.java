@@ -33,6 +33,7 @@ public final class UnitSpecs {
         spec.getPriority() == null ? 0 : spec.getPriority(),
         created == null ? Instant.EPOCH : Instant.parse(created),
         ResourceQuantities.toVector(spec.getResource()),
-        spec.getPodSet() == null ? 0 : spec.getPodSet().size());
+        spec.getPodSet() == null ? 0 : spec.getPodSet().size(),
+        ExpectedRuntimes.of(unit));
   }
 }

@@ -12,6 +12,7 @@ import io.koord4j.api.queue.QueueUnitSpec;
 import io.koord4j.jobs.GangShape;
 import io.koord4j.jobs.JobAdapter;
 import io.koord4j.jobs.PodSetInfo;
+import io.koord4j.manager.admission.ExpectedRuntimes;
 import io.koord4j.quantity.ResourceQuantities;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,6 +36,7 @@ public final class QueueUnits {
             .withNamespace(job.getMetadata().getNamespace())
             .withOwnerReferences(ownerReference(job))
             .withLabels(quota == null ? Map.of() : Map.of(WellKnown.QUOTA_NAME, quota))
+            .withAnnotations(expectedRuntime(job))
             .build());
     unit.setSpec(spec(adapter, job, queue, priority));
     return unit;
@@ -58,6 +60,17 @@ public final class QueueUnits {
     spec.setPodSet(podSets.stream().map(QueueUnits::podSet).toList());
     spec.setResource(ResourceQuantities.toQuantities(adapter.totalRequests(job)));
     return spec;
+  }
+
+  /** The job's expected runtime for its unit, checked so that a bad value reaches the job's owner. */
+  private static Map<String, String> expectedRuntime(HasMetadata job) {
+    Map<String, String> annotations = job.getMetadata().getAnnotations();
+    String value = annotations == null ? null : annotations.get(WellKnown.EXPECTED_RUNTIME_SECONDS);
+    if (value == null) {
+      return Map.of();
+    }
+    ExpectedRuntimes.parse(value);
+    return Map.of(WellKnown.EXPECTED_RUNTIME_SECONDS, value);
   }
 
   /** The job owns its unit as controller, so deleting the job deletes the unit. */

@@ -48,7 +48,7 @@ class QuotaQueueSettingsTest {
         QuotaQueueSettings.of(
             quota(Map.of("kube-queue/queue-policy", "Block"), Map.of("kube-queue/priority-threshold", "3")));
 
-    assertThat(settings).isEqualTo(new QuotaQueueSettings("Block", "3"));
+    assertThat(settings).isEqualTo(new QuotaQueueSettings("Block", Map.of(WellKnown.PRIORITY_THRESHOLD, "3")));
   }
 
   @Test
@@ -58,5 +58,21 @@ class QuotaQueueSettingsTest {
     assertThat(QuotaQueueSettings.of(quota(Map.of(), Map.of())).appliedTo(queue)).isTrue();
     assertThat(QuotaQueueSettings.of(quota(Map.of(WellKnown.QUEUE_POLICY_LABEL, "Fair"), Map.of())).appliedTo(queue))
         .isTrue();
+  }
+
+  @Test
+  void theQuotasBackfillAnnotationGoesToItsQueueBesideItsOwnAnnotations() {
+    QuotaQueueSettings settings = QuotaQueueSettings.of(quota(Map.of(), Map.of(WellKnown.BACKFILL, "true")));
+    Queue queue = queue("Priority");
+    queue.getMetadata().setAnnotations(Map.of("team/owner", "ml"));
+
+    assertThat(settings.appliedTo(queue)).isFalse();
+    settings.applyTo(queue);
+
+    assertThat(queue.getMetadata().getAnnotations())
+        .containsEntry(WellKnown.BACKFILL, "true")
+        .containsEntry("team/owner", "ml");
+    assertThat(queue.getSpec().getQueuePolicy()).isEqualTo("Priority");
+    assertThat(settings.appliedTo(queue)).isTrue();
   }
 }
