@@ -41,10 +41,12 @@ public final class SimCluster {
 
   public SimCluster(List<NodeSpec> specs) {
     nodes = new SimNode[specs.size()];
+    Map<NodeSpec, GpuChoices> choicesByShape = new HashMap<>();
     long capacity = 0;
     for (int i = 0; i < nodes.length; i++) {
       NodeSpec spec = specs.get(i);
-      nodes[i] = new SimNode(i, spec, inventory(spec), NodeGpuUsage.NONE, 0, 0, List.of());
+      GpuChoices choices = choicesByShape.computeIfAbsent(spec.shape(), shape -> new GpuChoices());
+      nodes[i] = new SimNode(i, spec, choices, inventory(spec), NodeGpuUsage.NONE, 0, 0, List.of());
       groupOf(nodes[i]).add(i);
       capacity += spec.gpus() * 1000L;
     }

@@ -25,11 +25,16 @@ public final class SimNode {
   private final GpuFragmentation.FreeCapacity free;
   private final int freeWholeGpus;
   private final int mostFreeGpuPercent;
+  private final GpuChoices choices;
 
-  /** @param hostedGpuMilli the GPU demand of each GPU task on the node, in thousandths, ascending */
-  public SimNode(
+  /**
+   * @param hostedGpuMilli the GPU demand of each GPU task on the node, in thousandths, ascending
+   * @param choices the allocator's choices shared by the nodes of this node's shape
+   */
+  SimNode(
       int index,
       NodeSpec spec,
+      GpuChoices choices,
       NodeGpuInventory inventory,
       NodeGpuUsage gpus,
       long milliCpuUsed,
@@ -37,6 +42,7 @@ public final class SimNode {
       List<Integer> hostedGpuMilli) {
     this.index = index;
     this.spec = spec;
+    this.choices = choices;
     this.inventory = inventory;
     this.gpus = gpus;
     this.milliCpuUsed = milliCpuUsed;
@@ -123,7 +129,7 @@ public final class SimNode {
     if (task.gpuCount() == 0) {
       return Collections.singletonList(null);
     }
-    return GpuAllocator.allocate(inventory, gpus, gpuRequest(task)).allocation().stream().toList();
+    return choices.of(inventory, gpus, gpuRequest(task));
   }
 
   /** The GPU thousandths the node's tasks hold. */
@@ -155,6 +161,7 @@ public final class SimNode {
     return new SimNode(
         index,
         spec,
+        choices,
         inventory,
         usage,
         milliCpuUsed + sign * task.milliCpu(),

@@ -28,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.WeakHashMap;
 
 /**
  * koord-scheduler's placement: its scheduling framework with the node-scoring plugins of its
@@ -61,6 +62,11 @@ final class Koord4jPlacement implements PlacementPolicy {
   private final Map<NodeSpec, NodeInfo> idleShapes = new HashMap<>();
   /** The same by node, so that evaluations skip hashing the node's shape. */
   private final Map<NodeSpec, NodeInfo> idleNodes = new IdentityHashMap<>();
+  /**
+   * Each node state as the framework sees it, built once however many task shapes are evaluated
+   * on it; a state's entry goes when no node is in that state any more (nodes are immutable).
+   */
+  private final Map<SimNode, NodeInfo> states = new WeakHashMap<>();
 
   @Override
   public String name() {
@@ -106,12 +112,17 @@ final class Koord4jPlacement implements PlacementPolicy {
   private record Cycle(Pod pod, CycleState state, boolean preFiltered) {}
 
   private Cycle preFilter(TaskShape task) {
-    Pod pod = pod(task);
+    Cycle last = cycles.get(task);
+    Pod pod = last == null ? pod(task) : last.pod();
     CycleState state = new CycleState();
     return new Cycle(pod, state, framework.preFilter(state, pod).isSuccess());
   }
 
   private NodeInfo nodeInfo(SimNode node) {
+    return states.computeIfAbsent(node, this::buildNodeInfo);
+  }
+
+  private NodeInfo buildNodeInfo(SimNode node) {
     NodeInfo idle = idleNodes.computeIfAbsent(
         node.spec(), spec -> idleShapes.computeIfAbsent(spec.shape(), shape -> NodeInfo.of(node(shape))));
     ResourceVector requested =
