@@ -28,18 +28,6 @@ public record QueueConfig(
     int priorityThreshold,
     boolean backfill) {
 
-  /** A queue that does not backfill. */
-  public QueueConfig(
-      String name,
-      QueuePolicy policy,
-      int priority,
-      boolean preemptionEnabled,
-      boolean waitForPodsRunning,
-      Backoff backoff,
-      int priorityThreshold) {
-    this(name, policy, priority, preemptionEnabled, waitForPodsRunning, backoff, priorityThreshold, false);
-  }
-
   public QueueConfig {
     Objects.requireNonNull(name, "name");
     policy = policy == null ? QueuePolicy.PRIORITY : policy;
@@ -50,7 +38,7 @@ public record QueueConfig(
   public static QueueConfig of(String name) {
     return new QueueConfig(
         name, QueuePolicy.PRIORITY, 0, false, false, Backoff.DEFAULT,
-        QueuePolicy.DEFAULT_PRIORITY_THRESHOLD);
+        QueuePolicy.DEFAULT_PRIORITY_THRESHOLD, false);
   }
 
   public QueueConfig withPolicy(QueuePolicy value) {
