@@ -33,4 +33,26 @@ class SimulateCommandTest {
     assertThat(bad).isNotZero();
     assertThat(errors.toString()).contains("unknown policy 'nope'");
   }
+
+  @Test
+  void replayRunsAGeneratedGangTraceEachWayItIsAskedAndRejectsUnknownQueueing() throws IOException {
+    CommandLine command = new CommandLine(new SimulateCommand());
+    ByteArrayOutputStream errors = new ByteArrayOutputStream();
+    command.setErr(new PrintWriter(errors, true));
+    Path trace = dir.resolve("gangs");
+
+    int generated = command.execute("generate-gangs", "--cluster-nodes", "4", "--jobs", "60", "--out", trace.toString());
+    String[] replay = {"replay", "--nodes", trace.resolve("nodes.csv").toString(),
+        "--tasks", trace.resolve("tasks.csv").toString(), "--out", dir.resolve("out").toString(), "--queueing", ""};
+    replay[replay.length - 1] = "priority,backfill";
+    int ok = command.execute(replay);
+    replay[replay.length - 1] = "fifo";
+    int bad = command.execute(replay);
+
+    assertThat(generated).isZero();
+    assertThat(ok).isZero();
+    assertThat(Files.readString(dir.resolve("out/replay.md"))).contains("| koord4j | default | 60 |", "| koord4j+backfill | default | 60 |");
+    assertThat(bad).isNotZero();
+    assertThat(errors.toString()).contains("--queueing: 'fifo' is none of priority, block, backfill");
+  }
 }
