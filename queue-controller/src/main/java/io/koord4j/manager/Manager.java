@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.RegisteredController;
-import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.javaoperatorsdk.operator.processing.Controller;
 import io.javaoperatorsdk.operator.processing.event.source.informer.ManagedInformerEventSource;
@@ -66,6 +65,8 @@ public final class Manager implements LeaderControllers {
   private final Operator operator;
   /** Opt-in: batch resources on the nodes, read through the shared informers. */
   private final Optional<BatchResourceReconciler> batchResources;
+  /** With the batch resources: every node's NodeSLO, read through the shared informers. */
+  private final Optional<NodeSloReconciler> nodeSlos;
   /** Answers the gang-feasibility checks that Queues name, for their units. */
   private KueueAdmissionCheckController<QueueUnit> unitChecks;
   private SystemQuotaKeeper systemQuotas;
@@ -99,8 +100,7 @@ public final class Manager implements LeaderControllers {
       }
     }
     this.batchResources = BatchResourceReconciler.forCluster(client, informers, System.getenv(), clock);
-    NodeSloReconciler.forCluster(client, System.getenv())
-        .ifPresent(slo -> register(slo, NodeSloReconciler.NAME));
+    this.nodeSlos = NodeSloReconciler.forCluster(client, informers, System.getenv());
     this.snapshots = snapshots;
   }
 
@@ -124,6 +124,7 @@ public final class Manager implements LeaderControllers {
             new QueueReconciler(client, snapshots)::reconcile,
             QueueReconciler::positions));
     batchResources.ifPresent(BatchResourceReconciler::start);
+    nodeSlos.ifPresent(NodeSloReconciler::start);
     operator.start();
     List<String> watched = watchedKinds();
     LOG.info("watches opened: {} for {} kinds {}", watched.size(), Set.copyOf(watched).size(), watched);
@@ -159,6 +160,7 @@ public final class Manager implements LeaderControllers {
   public void close() {
     operator.stop();
     batchResources.ifPresent(BatchResourceReconciler::close);
+    nodeSlos.ifPresent(NodeSloReconciler::close);
     publishers.forEach(InformerReconciler::close);
     if (unitChecks != null) {
       unitChecks.close();
@@ -182,14 +184,9 @@ public final class Manager implements LeaderControllers {
     return reconciler;
   }
 
-  private <T extends HasMetadata> void register(JobReconciler<T> jobs) {
-    register(jobs, jobs.name());
-  }
-
   /** Not generation-aware: a job's progress lives outside its spec. */
-  private <P extends HasMetadata> void register(Reconciler<P> reconciler, String name) {
+  private <T extends HasMetadata> void register(JobReconciler<T> jobs) {
     operator.register(
-        reconciler,
-        config -> config.withName(name).withRetry(RETRY).withGenerationAware(false));
+        jobs, config -> config.withName(jobs.name()).withRetry(RETRY).withGenerationAware(false));
   }
 }
