@@ -17,6 +17,7 @@ import io.koord4j.api.quota.ElasticQuota;
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /** The plugin's only access to the cluster: reads, with failures turned into {@link CliFailure}s. */
@@ -98,9 +99,11 @@ final class ClusterReader implements AutoCloseable {
    */
   List<GenericKubernetesResource> kueueObjects() {
     List<GenericKubernetesResource> objects = new java.util.ArrayList<>();
+    Map<String, String> plurals = Map.of("ClusterQueue", "clusterqueues", "Cohort", "cohorts", "LocalQueue", "localqueues",
+        "ResourceFlavor", "resourceflavors", "WorkloadPriorityClass", "workloadpriorityclasses");
     for (String kind : List.of("ClusterQueue", "Cohort", "LocalQueue", "ResourceFlavor", "WorkloadPriorityClass")) {
       ResourceDefinitionContext type = new ResourceDefinitionContext.Builder().withGroup("kueue.x-k8s.io")
-          .withVersion("v1beta2").withKind(kind).withPlural(kind.toLowerCase(java.util.Locale.ROOT) + "s")
+          .withVersion("v1beta2").withKind(kind).withPlural(plurals.get(kind))
           .withNamespaced(kind.equals("LocalQueue")).build();
       try {
         objects.addAll(read(() -> type.isNamespaceScoped()
