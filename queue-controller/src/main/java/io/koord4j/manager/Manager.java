@@ -25,6 +25,7 @@ import io.koord4j.manager.noderesource.BatchResourceReconciler;
 import io.koord4j.manager.nodeslo.NodeSloReconciler;
 import io.koord4j.manager.queue.QueueReconciler;
 import io.koord4j.manager.quota.ElasticQuotaReconciler;
+import io.koord4j.manager.quota.QuotaProfileReconciler;
 import io.koord4j.manager.quota.SystemQuotaKeeper;
 import io.koord4j.manager.support.InformerReconciler;
 import io.koord4j.manager.support.SharedInformers;
@@ -67,6 +68,8 @@ public final class Manager implements LeaderControllers {
   private final Optional<BatchResourceReconciler> batchResources;
   /** With the batch resources: every node's NodeSLO, read through the shared informers. */
   private final Optional<NodeSloReconciler> nodeSlos;
+  /** Root quotas of ElasticQuotaProfiles, when the cluster serves them. */
+  private final Optional<QuotaProfileReconciler> quotaProfiles;
   /** Answers the gang-feasibility checks that Queues name, for their units. */
   private KueueAdmissionCheckController<QueueUnit> unitChecks;
   private SystemQuotaKeeper systemQuotas;
@@ -101,6 +104,7 @@ public final class Manager implements LeaderControllers {
     }
     this.batchResources = BatchResourceReconciler.forCluster(client, informers, System.getenv(), clock);
     this.nodeSlos = NodeSloReconciler.forCluster(client, informers, System.getenv());
+    this.quotaProfiles = QuotaProfileReconciler.forCluster(client, informers);
     this.snapshots = snapshots;
   }
 
@@ -125,6 +129,7 @@ public final class Manager implements LeaderControllers {
             QueueReconciler::positions));
     batchResources.ifPresent(BatchResourceReconciler::start);
     nodeSlos.ifPresent(NodeSloReconciler::start);
+    quotaProfiles.ifPresent(QuotaProfileReconciler::start);
     operator.start();
     List<String> watched = watchedKinds();
     LOG.info("watches opened: {} for {} kinds {}", watched.size(), Set.copyOf(watched).size(), watched);
@@ -161,6 +166,7 @@ public final class Manager implements LeaderControllers {
     operator.stop();
     batchResources.ifPresent(BatchResourceReconciler::close);
     nodeSlos.ifPresent(NodeSloReconciler::close);
+    quotaProfiles.ifPresent(QuotaProfileReconciler::close);
     publishers.forEach(InformerReconciler::close);
     if (unitChecks != null) {
       unitChecks.close();
