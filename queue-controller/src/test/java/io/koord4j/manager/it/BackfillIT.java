@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Backfill on a 4-CPU quota whose ElasticQuota carries {@code koord4j.io/backfill: "true"}: a job
- * of 3 CPUs expected to run 90 s holds the quota, a gang of 4 pods waits for it and is reserved
+ * of 3 CPUs expected to run 180 s (it runs 40 s, so that a slow cluster does not make it outlive
+ * its estimate) holds the quota, a gang of 4 pods waits for it and is reserved
  * the running job's expected end; a short job expected to end before that goes ahead, a job
  * expected to run longer waits, and the gang starts no later than its reservation.
  */
@@ -41,7 +42,7 @@ class BackfillIT extends InProcessManagerBase {
       await().atMost(WAIT).until(() -> "true".equals(orEmpty(queue(quota).getMetadata().getAnnotations())
           .get(WellKnown.BACKFILL)));
 
-      job(cluster, "running", quota, 1, "3", "40s", 90);
+      job(cluster, "running", quota, 1, "3", "40s", 180);
       await().atMost(WAIT).until(() -> cluster.resumed("running"));
       job(cluster, "gang", quota, 4, "1", "5s", 30);
       awaitWaiting(cluster, "gang", "QuotaShortage");
