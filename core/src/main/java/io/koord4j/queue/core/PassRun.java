@@ -122,8 +122,11 @@ final class PassRun {
             : config.backfill() ? tryBackfill(cursor.queue, blocker, unit) : new WaitReason.BlockedBehind(blocker);
     if (reason != null && blocker == null && config.blocks(firstTier)) {
       cursor.blockers.put(unit.quota(), unit.id());
-      if (config.backfill() && reason instanceof WaitReason.QuotaShortage) {
-        backfill.reserve(unit);
+      if (config.backfill() && reason instanceof WaitReason.QuotaShortage shortage) {
+        Optional<Reservation> reservation = backfill.reserve(unit);
+        if (reservation.isPresent()) {
+          reason = new WaitReason.QuotaShortage(shortage.result(), reservation.get());
+        }
       }
     }
     if (reason != null && firstTier && cursor.firstTierWaiting == null) {

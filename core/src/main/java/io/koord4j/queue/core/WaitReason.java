@@ -13,11 +13,20 @@ public sealed interface WaitReason {
   /** A sentence for the unit's condition and event. */
   String message();
 
-  /** Its quota, or an ancestor, lacks a resource; the result names which and how much. */
-  record QuotaShortage(AdmissionResult result) implements WaitReason {
+  /**
+   * Its quota, or an ancestor, lacks a resource; the result names which and how much. In a
+   * backfilling queue the unit may hold a reserved start (null when it holds none).
+   */
+  record QuotaShortage(AdmissionResult result, Reservation reservation) implements WaitReason {
+    public QuotaShortage(AdmissionResult result) {
+      this(result, null);
+    }
+
     @Override
     public String message() {
-      return result.message();
+      return reservation == null
+          ? result.message()
+          : result.message() + "; reserved to start by " + reservation.start() + " (backfill)";
     }
   }
 

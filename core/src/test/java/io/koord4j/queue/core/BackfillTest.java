@@ -41,6 +41,8 @@ class BackfillTest {
     AdmissionPass pass = core.pass(at(2));
 
     assertThat(pass.reservations()).containsExactly(new Reservation("ns/gang", at(100)));
+    assertThat(pass.waiting().get("ns/gang").reason().message())
+        .endsWith("; reserved to start by 2025-01-01T00:01:40Z (backfill)");
   }
 
   @Test

@@ -45,10 +45,13 @@ class BackfillIT extends InProcessManagerBase {
       job(cluster, "running", quota, 1, "3", "40s", 180);
       await().atMost(WAIT).until(() -> cluster.resumed("running"));
       job(cluster, "gang", quota, 4, "1", "5s", 30);
-      awaitWaiting(cluster, "gang", "QuotaShortage");
+      Condition gangWaits = await().atMost(WAIT).until(
+          () -> cluster.condition("gang", QueueUnitConditions.QUOTA_RESERVED),
+          c -> c != null && "QuotaShortage".equals(c.getReason()) && c.getMessage().contains("reserved to start by"));
       job(cluster, "long", quota, 1, "1", "5s", 600);
       Condition behind = awaitWaiting(cluster, "long", "BehindReservation");
       Instant reserved = reservedStart(behind);
+      assertThat(reservedStart(gangWaits)).isEqualTo(reserved);
       job(cluster, "short", quota, 1, "1", "5s", 20);
 
       await().atMost(WAIT).until(() -> cluster.resumed("short"));
