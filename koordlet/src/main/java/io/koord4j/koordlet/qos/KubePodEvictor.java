@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 /** Evicts through the Eviction API (so PodDisruptionBudgets hold) and records a Warning event. */
 public final class KubePodEvictor implements PodEvictor {
   private static final Logger LOG = LoggerFactory.getLogger(KubePodEvictor.class);
+  private static final int EVENT_ATTEMPTS = 3;
 
   private final KubernetesClient client;
   private final String nodeName;
@@ -67,10 +68,27 @@ public final class KubePodEvictor implements PodEvictor {
             .withLastTimestamp(now)
             .withCount(1)
             .build();
+    for (int attempt = 1; ; attempt++) {
+      try {
+        client.v1().events().inNamespace(pod.getMetadata().getNamespace()).resource(event).create();
+        return;
+      } catch (KubernetesClientException e) {
+        // The eviction is done; its event is worth a retry when the API server was only unreachable.
+        boolean unreachable = e.getCode() == 0 || e.getCode() >= 500;
+        if (!unreachable || attempt == EVENT_ATTEMPTS) {
+          LOG.warn("cannot record the eviction event of pod {}", pod.getMetadata().getName(), e);
+          return;
+        }
+        pause(attempt);
+      }
+    }
+  }
+
+  private static void pause(int attempt) {
     try {
-      client.v1().events().inNamespace(pod.getMetadata().getNamespace()).resource(event).create();
-    } catch (KubernetesClientException e) {
-      LOG.warn("cannot record the eviction event of pod {}: {}", pod.getMetadata().getName(), e.getMessage());
+      Thread.sleep(200L * attempt);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 }
