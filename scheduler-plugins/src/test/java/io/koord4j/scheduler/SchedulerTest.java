@@ -170,13 +170,7 @@ class SchedulerTest {
 
     cache.upsertNode(node("n3", "1", "8Gi"));
     queue.onEvent(ClusterEvent.NODE_ADDED);
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .until(
-            () -> {
-              runUntilQueueIsIdle();
-              return bindings.size() == 4;
-            });
+    scheduleUntilBound(4);
     // The binding threads report each success just after binding.
     await().untilAsserted(() -> assertThat(failures).isEmpty());
   }
@@ -188,13 +182,7 @@ class SchedulerTest {
     bindFailsOnce.add("w3");
     gang.forEach(this::submit);
 
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .until(
-            () -> {
-              runUntilQueueIsIdle();
-              return bindings.size() == 4;
-            });
+    scheduleUntilBound(4);
     assertThat(metrics.attempts(SchedulerMetrics.ERROR)).as("w3's failed binding").isEqualTo(1);
     assertThat(cache.groupPlaced("default/train")).isEqualTo(4);
   }
@@ -280,6 +268,17 @@ class SchedulerTest {
   private void submit(Pod pod) {
     cache.upsertPod(pod);
     queue.add(pod);
+  }
+
+  /** Schedules what the queue holds, again as pods back off, until that many pods are bound. */
+  private void scheduleUntilBound(int pods) {
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> {
+              runUntilQueueIsIdle();
+              return bindings.size() == pods;
+            });
   }
 
   private void runUntilQueueIsIdle() {
