@@ -34,6 +34,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class ManagerMain {
   private static final Logger LOG = LoggerFactory.getLogger(ManagerMain.class);
+  /** How long a replica that must exit waits for its shutdown before it halts. */
+  private static final Duration EXIT_LIMIT = Duration.ofSeconds(60);
   /** How long a stopping replica still serves reviews, while the API server moves to the successor. */
   private static final Duration WEBHOOK_LINGER = Duration.ofSeconds(5);
 
@@ -76,7 +78,7 @@ public final class ManagerMain {
             settings,
             lease,
             manager,
-            System::exit);
+            ManagerMain::exit);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
@@ -95,6 +97,25 @@ public final class ManagerMain {
     } catch (CancellationException e) {
       // Shutting down.
     }
+  }
+
+  /** Exits, or halts if the shutdown hangs: a replica that lost the Lease must not linger. */
+  private static void exit(int status) {
+    Thread halt =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(EXIT_LIMIT.toMillis());
+              } catch (InterruptedException e) {
+                return;
+              }
+              LOG.error("the shutdown did not finish within {}; halting", EXIT_LIMIT);
+              Runtime.getRuntime().halt(status);
+            },
+            "halt");
+    halt.setDaemon(true);
+    halt.start();
+    System.exit(status);
   }
 
   /** A one-off task against the cluster; its exit status says whether it succeeded. */
