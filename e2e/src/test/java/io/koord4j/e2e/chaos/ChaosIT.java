@@ -34,6 +34,11 @@ class ChaosIT {
   private static final Duration LEASE = Duration.ofSeconds(6);
   private static final Duration GANG_TIMEOUT = Duration.ofSeconds(30);
   private static final int[] PRIORITIES = {0, 50, 100};
+  /** The kinds the manager replicas and the checker read. */
+  private static final String[] MANAGER_CRDS = {
+    "elasticquotas.scheduling.sigs.k8s.io", "queues.scheduling.x-k8s.io", "queueunits.scheduling.x-k8s.io",
+    "podgroups.scheduling.sigs.k8s.io", "devices.scheduling.koordinator.sh", "gangfeasibilityparameters.koord4j.io"
+  };
 
   @Test
   void everyJobSucceedsAndNoInvariantBreaksWhileComponentsFail() throws Exception {
@@ -52,6 +57,8 @@ class ChaosIT {
         InvariantChecker checker = new InvariantChecker(client, cluster.namespace, cluster.prefix, GANG_TIMEOUT);
         ManagerReplicas managers =
             new ManagerReplicas(client, cluster.namespace, cluster.prefix + "-manager", LEASE, cluster.prefix)) {
+      // A run of this test alone finds the cluster as it was left, perhaps started afresh.
+      LocalCluster.ensureCrds(client, MANAGER_CRDS);
       List<String> leaves = quotaTree(cluster);
       List<String> priorityClasses = new ArrayList<>();
       for (int priority : PRIORITIES) {
