@@ -323,9 +323,11 @@ cmd_up() {
   if cluster_is_up && is_running etcd && is_running kube-controller-manager && is_running kube-scheduler && is_running kwok; then
     log "cluster already up"
   else
-    if ! cluster_is_up; then
-      # A control plane that is not serving starts afresh, so objects left by an interrupted
-      # run (webhook configurations of a stopped server, say) cannot get in the way.
+    if ! is_running kube-apiserver; then
+      # A control plane that is not running starts afresh, so objects left by an interrupted
+      # run (webhook configurations of a stopped server, say) cannot get in the way. One that
+      # runs but is slow to answer (a loaded machine, a component restarted by a chaos test)
+      # keeps its state: the components that stopped start again and it is waited for.
       stop_all
       rm -rf "$RUN/etcd"
     fi

@@ -8,6 +8,8 @@ final class CliFailure extends RuntimeException {
   static final int NO_CRDS = 4;
   /** The object asked for does not exist. */
   static final int NOT_FOUND = 5;
+  /** Objects to read are malformed: the message names the object, the field and the rule. */
+  static final int INVALID_INPUT = 6;
 
   private final int exitCode;
 

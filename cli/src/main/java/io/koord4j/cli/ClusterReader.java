@@ -17,6 +17,7 @@ import io.koord4j.api.quota.ElasticQuota;
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /** The plugin's only access to the cluster: reads, with failures turned into {@link CliFailure}s. */
@@ -90,6 +91,35 @@ final class ClusterReader implements AutoCloseable {
           type.getKind() + " " + namespace + "/" + name + " not found");
     }
     return job;
+  }
+
+  /**
+   * Kueue's queueing objects, read as {@code kueue.x-k8s.io/v1beta2}: ClusterQueues, LocalQueues,
+   * ResourceFlavors, WorkloadPriorityClasses and, where served, Cohorts.
+   */
+  List<GenericKubernetesResource> kueueObjects() {
+    List<GenericKubernetesResource> objects = new java.util.ArrayList<>();
+    Map<String, String> plurals = Map.of("ClusterQueue", "clusterqueues", "Cohort", "cohorts", "LocalQueue", "localqueues",
+        "ResourceFlavor", "resourceflavors", "WorkloadPriorityClass", "workloadpriorityclasses");
+    for (String kind : List.of("ClusterQueue", "Cohort", "LocalQueue", "ResourceFlavor", "WorkloadPriorityClass")) {
+      ResourceDefinitionContext type = new ResourceDefinitionContext.Builder().withGroup("kueue.x-k8s.io")
+          .withVersion("v1beta2").withKind(kind).withPlural(plurals.get(kind))
+          .withNamespaced(kind.equals("LocalQueue")).build();
+      try {
+        objects.addAll(read(() -> type.isNamespaceScoped()
+            ? client.genericKubernetesResources(type).inAnyNamespace().list().getItems()
+            : client.genericKubernetesResources(type).list().getItems()));
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
+          throw e;
+        }
+        if (!kind.equals("Cohort")) {
+          throw new CliFailure(CliFailure.NO_CRDS, "the cluster does not serve " + type.getPlural()
+              + ".kueue.x-k8s.io/v1beta2: Kueue 0.15 or later is not installed; give its objects with -f instead");
+        }
+      }
+    }
+    return objects;
   }
 
   String defaultNamespace() {

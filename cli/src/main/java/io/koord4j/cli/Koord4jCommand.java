@@ -9,7 +9,13 @@ import io.koord4j.visibility.JobRows;
 import io.koord4j.visibility.QueueSummaries;
 import io.koord4j.visibility.QuotaTreeView;
 import io.koord4j.visibility.Why;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.koord4j.migration.KueueImport;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -32,12 +38,14 @@ import picocli.CommandLine.ScopeType;
       Koord4jCommand.Quota.class,
       Koord4jCommand.Jobs.class,
       Koord4jCommand.WhyCommand.class,
-      Koord4jCommand.Top.class
+      Koord4jCommand.Top.class,
+      Koord4jCommand.Import.class
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:success", "1:unexpected API error", "2:invalid command line",
-      "3:no cluster reachable", "4:koord4j CRDs not installed", "5:no such job or kind"
+      "3:no cluster reachable", "4:koord4j (or, to import, Kueue) CRDs not installed", "5:no such job or kind",
+      "6:invalid objects to import"
     })
 public final class Koord4jCommand {
 
@@ -183,6 +191,55 @@ public final class Koord4jCommand {
       public Integer call() {
         return print(spec,
             reader -> GpuMap.of(GpuNodes.of(reader.nodes(), reader.devices(), reader.boundPods())), GpuMap::table);
+      }
+    }
+  }
+
+  @Command(name = "import", description = "Another queueing system's objects as koord4j's.", subcommands = Import.Kueue.class)
+  static final class Import {
+    @Command(name = "kueue", description = {
+        "Kueue's ClusterQueues, Cohorts and LocalQueues as ElasticQuotas and Queues with the same guarantees,"
+            + " printed as YAML to apply (kubectl koord4j import kueue | kubectl apply -f -).",
+        "What has no equivalent is listed in comments at the top and on standard error."})
+    static final class Kueue implements Callable<Integer> {
+      @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+      @Option(names = {"-f", "--filename"}, description = "Read Kueue's objects from these YAML or JSON files instead of the cluster.")
+      List<Path> files;
+
+      @Option(names = "--quota-namespace", defaultValue = "koordinator-system",
+          description = "Namespace of the ElasticQuotas (default: ${DEFAULT-VALUE}).")
+      String quotaNamespace;
+
+      @Override
+      public Integer call() throws IOException {
+        KueueImport.Result result;
+        try {
+          result = KueueImport.translate(kueueObjects(), quotaNamespace);
+        } catch (IllegalArgumentException e) {
+          throw new CliFailure(CliFailure.INVALID_INPUT, e.getMessage());
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        out.println("# koord4j's equivalent of the Kueue objects: " + result.objects().size() + " objects.");
+        result.notExpressed().forEach(line -> out.println("# not expressed: " + line));
+        result.objects().forEach(object -> out.print(Serialization.asYaml(object)));
+        out.flush();
+        result.notExpressed().forEach(line -> spec.commandLine().getErr().println("not expressed: " + line));
+        return 0;
+      }
+
+      private List<GenericKubernetesResource> kueueObjects() throws IOException {
+        if (files == null) {
+          Koord4jCommand root = (Koord4jCommand) spec.root().userObject();
+          try (ClusterReader reader = root.cluster.get()) {
+            return reader.kueueObjects();
+          }
+        }
+        List<GenericKubernetesResource> objects = new ArrayList<>();
+        for (Path file : files) {
+          objects.addAll(KueueImport.parse(Files.readString(file)));
+        }
+        return objects;
       }
     }
   }

@@ -41,6 +41,12 @@ public final class WellKnown {
   public static final String QUOTA_IS_PARENT = QUOTA_PREFIX + "is-parent";
   public static final String QUOTA_ALLOW_LENT_RESOURCE = QUOTA_PREFIX + "allow-lent-resource";
   public static final String QUOTA_TREE_ID = QUOTA_PREFIX + "tree-id";
+  /** Marks the root quota of a tree an ElasticQuotaProfile keeps. */
+  public static final String QUOTA_IS_ROOT = QUOTA_PREFIX + "is-root";
+  /** On a tree's root quota: the ElasticQuotaProfile that keeps it. */
+  public static final String QUOTA_PROFILE = QUOTA_PREFIX + "profile";
+  /** On a tree's root quota: what its nodes hold, as a JSON resource list. */
+  public static final String QUOTA_TOTAL_RESOURCE = QUOTA_PREFIX + "total-resource";
   public static final String QUOTA_SHARED_WEIGHT = QUOTA_PREFIX + "shared-weight";
   public static final String QUOTA_GUARANTEED = QUOTA_PREFIX + "guaranteed";
   public static final String QUOTA_RUNTIME = QUOTA_PREFIX + "runtime";

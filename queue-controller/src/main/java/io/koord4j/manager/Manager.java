@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.RegisteredController;
-import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.javaoperatorsdk.operator.processing.Controller;
 import io.javaoperatorsdk.operator.processing.event.source.informer.ManagedInformerEventSource;
@@ -26,6 +25,7 @@ import io.koord4j.manager.noderesource.BatchResourceReconciler;
 import io.koord4j.manager.nodeslo.NodeSloReconciler;
 import io.koord4j.manager.queue.QueueReconciler;
 import io.koord4j.manager.quota.ElasticQuotaReconciler;
+import io.koord4j.manager.quota.QuotaProfileReconciler;
 import io.koord4j.manager.quota.SystemQuotaKeeper;
 import io.koord4j.manager.support.InformerReconciler;
 import io.koord4j.manager.support.SharedInformers;
@@ -66,6 +66,10 @@ public final class Manager implements LeaderControllers {
   private final Operator operator;
   /** Opt-in: batch resources on the nodes, read through the shared informers. */
   private final Optional<BatchResourceReconciler> batchResources;
+  /** With the batch resources: every node's NodeSLO, read through the shared informers. */
+  private final Optional<NodeSloReconciler> nodeSlos;
+  /** Root quotas of ElasticQuotaProfiles, when the cluster serves them. */
+  private final Optional<QuotaProfileReconciler> quotaProfiles;
   /** Answers the gang-feasibility checks that Queues name, for their units. */
   private KueueAdmissionCheckController<QueueUnit> unitChecks;
   private SystemQuotaKeeper systemQuotas;
@@ -99,8 +103,8 @@ public final class Manager implements LeaderControllers {
       }
     }
     this.batchResources = BatchResourceReconciler.forCluster(client, informers, System.getenv(), clock);
-    NodeSloReconciler.forCluster(client, System.getenv())
-        .ifPresent(slo -> register(slo, NodeSloReconciler.NAME));
+    this.nodeSlos = NodeSloReconciler.forCluster(client, informers, System.getenv());
+    this.quotaProfiles = QuotaProfileReconciler.forCluster(client, informers);
     this.snapshots = snapshots;
   }
 
@@ -124,6 +128,8 @@ public final class Manager implements LeaderControllers {
             new QueueReconciler(client, snapshots)::reconcile,
             QueueReconciler::positions));
     batchResources.ifPresent(BatchResourceReconciler::start);
+    nodeSlos.ifPresent(NodeSloReconciler::start);
+    quotaProfiles.ifPresent(QuotaProfileReconciler::start);
     operator.start();
     List<String> watched = watchedKinds();
     LOG.info("watches opened: {} for {} kinds {}", watched.size(), Set.copyOf(watched).size(), watched);
@@ -159,6 +165,8 @@ public final class Manager implements LeaderControllers {
   public void close() {
     operator.stop();
     batchResources.ifPresent(BatchResourceReconciler::close);
+    nodeSlos.ifPresent(NodeSloReconciler::close);
+    quotaProfiles.ifPresent(QuotaProfileReconciler::close);
     publishers.forEach(InformerReconciler::close);
     if (unitChecks != null) {
       unitChecks.close();
@@ -182,14 +190,9 @@ public final class Manager implements LeaderControllers {
     return reconciler;
   }
 
-  private <T extends HasMetadata> void register(JobReconciler<T> jobs) {
-    register(jobs, jobs.name());
-  }
-
   /** Not generation-aware: a job's progress lives outside its spec. */
-  private <P extends HasMetadata> void register(Reconciler<P> reconciler, String name) {
+  private <T extends HasMetadata> void register(JobReconciler<T> jobs) {
     operator.register(
-        reconciler,
-        config -> config.withName(name).withRetry(RETRY).withGenerationAware(false));
+        jobs, config -> config.withName(jobs.name()).withRetry(RETRY).withGenerationAware(false));
   }
 }

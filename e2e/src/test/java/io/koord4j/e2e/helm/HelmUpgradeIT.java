@@ -26,7 +26,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -57,6 +56,8 @@ class HelmUpgradeIT {
   private static final Duration SUBMIT_INTERVAL = Duration.ofMillis(400);
   /** Webhooks of koord4j, by the name the API server's metrics give them. */
   private static final Pattern KOORD4J_WEBHOOK = Pattern.compile("name=\"[^\"]*koord4j\\.io\"");
+  private static final Pattern WEBHOOK_SERIES =
+      Pattern.compile("^(apiserver_admission_webhook_(?:request_total|rejection_count|fail_open_count))\\{(.*)} (\\S+)$");
 
   private static KubernetesClient client;
   private static String jobs;
@@ -100,7 +101,7 @@ class HelmUpgradeIT {
 
   @Test
   void upgradingWhileJobsAreSubmittedLosesNoJobAdmitsNoneTwiceAndFailsNoWebhookCall() throws Exception {
-    Map<String, Double> webhooksBefore = webhookMetrics();
+    Map<String, Double> webhooksBefore = webhookSeries();
     String oldPod = readyManagers().get(0).getMetadata().getName();
     String oldLeader = leaseHolder();
     Admissions admissions = new Admissions();
@@ -128,19 +129,20 @@ class HelmUpgradeIT {
       await("every job runs to completion").atMost(Duration.ofMinutes(8)).pollInterval(Duration.ofSeconds(5))
           .until(() -> completedJobs() == JOBS - createFailures.size());
     }
-    Map<String, Double> webhooksAfter = webhookMetrics();
-    Map<String, Double> webhookCalls = difference(webhooksAfter, webhooksBefore);
+    Map<String, Double> grownSeries = difference(webhookSeries(), webhooksBefore);
+    Map<String, Double> webhookCalls = perMetric(grownSeries);
     LOG.info("jobs created: {}, create failures: {}", JOBS - createFailures.size(), createFailures.size());
     LOG.info("jobs created before the upgrade / during the rollout / after it: {}", rollout.submissions());
     LOG.info("manager pods running at once: up to {}", rollout.mostRunning());
     LOG.info("API server's webhook figures for koord4j's webhooks during the test: {}", webhookCalls);
+    grownSeries.forEach((series, delta) -> LOG.info("  {} +{}", series, delta));
     LOG.info("unsuspensions per job: {}; admissions per unit: {}", admissions.unsuspensionCounts(), admissions.admissionCounts());
 
     assertThat(createFailures).as("jobs the API server refused").isEmpty();
     assertThat(webhookCalls.getOrDefault("apiserver_admission_webhook_request_total", 0.0))
         .as("webhook calls during the test").isGreaterThanOrEqualTo(JOBS);
     assertThat(webhookCalls)
-        .as("webhook calls that failed, failed open or rejected the object")
+        .as("webhook calls that failed, failed open or rejected the object, in series %s", grownSeries)
         .doesNotContainKeys("failed", "apiserver_admission_webhook_rejection_count", "apiserver_admission_webhook_fail_open_count");
     assertThat(rollout.mostRunning()).as("the new manager pod started next to the old one").isEqualTo(2);
     assertThat(rollout.submissions()).allSatisfy(count -> assertThat(count).isPositive());
@@ -320,36 +322,40 @@ class HelmUpgradeIT {
     return lease == null ? null : lease.getSpec().getHolderIdentity();
   }
 
-  /**
-   * The API server's counters of koord4j's webhooks, summed per metric: all calls, and those
-   * that failed, failed open or rejected the object. A call whose HTTP code was not 200 counts
-   * under "failed".
-   */
-  private static Map<String, Double> webhookMetrics() {
+  /** The API server's counters of koord4j's webhooks, per series ({@code metric{labels}}). */
+  private static Map<String, Double> webhookSeries() {
     ClusterTools.Result metrics = ClusterTools.kubectl(null, "get", "--raw", "/metrics");
     assertThat(metrics.succeeded()).as(metrics.describe()).isTrue();
-    Map<String, Double> sums = new ConcurrentHashMap<>();
-    Pattern line = Pattern.compile("^(apiserver_admission_webhook_(?:request_total|rejection_count|fail_open_count))\\{(.*)} (\\S+)$");
-    metrics.stdout().lines().forEach(text -> {
-      Matcher m = line.matcher(text);
-      if (m.matches() && KOORD4J_WEBHOOK.matcher(m.group(2)).find()) {
-        double value = Double.parseDouble(m.group(3));
-        sums.merge(m.group(1), value, Double::sum);
-        if (m.group(1).endsWith("request_total") && !m.group(2).contains("code=\"200\"")) {
-          sums.merge("failed", value, Double::sum);
-        }
+    Map<String, Double> series = new java.util.TreeMap<>();
+    metrics.stdout().lines().map(WEBHOOK_SERIES::matcher)
+        .filter(m -> m.matches() && KOORD4J_WEBHOOK.matcher(m.group(2)).find())
+        .forEach(m -> series.put(m.group(1) + "{" + m.group(2) + "}", Double.parseDouble(m.group(3))));
+    return series;
+  }
+
+  /**
+   * Summed per metric: all calls, and those that failed, failed open or rejected the object. A
+   * call whose HTTP code was not 200 counts under "failed".
+   */
+  private static Map<String, Double> perMetric(Map<String, Double> series) {
+    Map<String, Double> sums = new java.util.TreeMap<>();
+    series.forEach((name, value) -> {
+      String metric = name.substring(0, name.indexOf('{'));
+      sums.merge(metric, value, Double::sum);
+      if (metric.endsWith("request_total") && !name.contains("code=\"200\"")) {
+        sums.merge("failed", value, Double::sum);
       }
     });
     return sums;
   }
 
-  /** Per metric, what grew between two readings; metrics that did not grow are left out. */
+  /** Per series, what grew between two readings; series that did not grow are left out. */
   private static Map<String, Double> difference(Map<String, Double> after, Map<String, Double> before) {
     Map<String, Double> grown = new java.util.TreeMap<>();
-    after.forEach((metric, value) -> {
-      double delta = value - before.getOrDefault(metric, 0.0);
+    after.forEach((series, value) -> {
+      double delta = value - before.getOrDefault(series, 0.0);
       if (delta > 0) {
-        grown.put(metric, delta);
+        grown.put(series, delta);
       }
     });
     return grown;

@@ -39,10 +39,7 @@ import org.junit.jupiter.api.Test;
  * for each reason ({@link BlockedJobs}).
  */
 class KubectlKoord4jIT extends InProcessManagerBase {
-  private static final Path TRANSCRIPT =
-      LocalCluster.repoRoot().resolve("e2e/target/kubectl-koord4j-transcript.txt");
-
-  private static Path plugin;
+  private static KubectlPlugin plugin;
   private static BlockedJobs scenario;
   private static TestCluster cluster;
   private static String quotaLeaf;
@@ -50,8 +47,7 @@ class KubectlKoord4jIT extends InProcessManagerBase {
 
   @BeforeAll
   static void scenario() throws IOException, InterruptedException {
-    plugin = install();
-    Files.deleteIfExists(TRANSCRIPT);
+    plugin = KubectlPlugin.install("kubectl-koord4j-transcript.txt");
     scenario = BlockedJobs.create(client);
     cluster = scenario.cluster();
     quotaLeaf = scenario.quotaLeaf();
@@ -67,7 +63,7 @@ class KubectlKoord4jIT extends InProcessManagerBase {
 
   @Test
   void whyNamesTheQuotaShortageWithTheFiguresUpTheChain() {
-    Result why = run("why", "job/too-big", "-n", cluster.namespace);
+    KubectlPlugin.Result why = plugin.run("why", "job/too-big", "-n", cluster.namespace);
 
     assertThat(why.exit()).as(why.err()).isZero();
     assertThat(why.out())
@@ -79,7 +75,7 @@ class KubectlKoord4jIT extends InProcessManagerBase {
 
   @Test
   void whyCountsTheHigherPriorityUnitsAhead() {
-    Result why = run("why", "jobs/low", "-n", cluster.namespace);
+    KubectlPlugin.Result why = plugin.run("why", "jobs/low", "-n", cluster.namespace);
 
     assertThat(why.out()).as(why.err())
         .contains("position 3 of 3 in queue " + busyLeaf + ", behind 2 higher-priority units");
@@ -88,7 +84,7 @@ class KubectlKoord4jIT extends InProcessManagerBase {
 
   @Test
   void whyShowsThePendingAdmissionCheckAndTheGangsGpuShape() {
-    Result why = run("why", "job/trainer", "-n", cluster.namespace);
+    KubectlPlugin.Result why = plugin.run("why", "job/trainer", "-n", cluster.namespace);
 
     assertThat(why.out()).as(why.err())
         .contains("phase " + QueueUnitPhase.RESERVED)
@@ -99,7 +95,7 @@ class KubectlKoord4jIT extends InProcessManagerBase {
 
   @Test
   void whyExplainsAJobThatIsNotQueuedAtAll() {
-    Result why = run("why", "job/plain", "-n", cluster.namespace);
+    KubectlPlugin.Result why = plugin.run("why", "job/plain", "-n", cluster.namespace);
 
     assertThat(why.exit()).isZero();
     assertThat(why.out()).contains("not queued: it names no queue")
@@ -108,7 +104,7 @@ class KubectlKoord4jIT extends InProcessManagerBase {
 
   @Test
   void whyOfAMissingJobFailsWithNotFound() {
-    Result why = run("why", "job/nope", "-n", cluster.namespace);
+    KubectlPlugin.Result why = plugin.run("why", "job/nope", "-n", cluster.namespace);
 
     assertThat(why.exit()).isEqualTo(5);
     assertThat(why.err()).contains("Job " + cluster.namespace + "/nope not found");
@@ -116,7 +112,7 @@ class KubectlKoord4jIT extends InProcessManagerBase {
 
   @Test
   void jobsListsTheWaitingJobsInQueueOrderWithTheirReasons() {
-    Result jobs = run("jobs", "-n", cluster.namespace, "--queue", busyLeaf);
+    KubectlPlugin.Result jobs = plugin.run("jobs", "-n", cluster.namespace, "--queue", busyLeaf);
 
     assertThat(jobs.exit()).as(jobs.err()).isZero();
     List<String> lines = jobs.out().lines().toList();
@@ -130,7 +126,7 @@ class KubectlKoord4jIT extends InProcessManagerBase {
 
   @Test
   void jobsAsJsonCarriesThePositions() throws IOException {
-    Result jobs = run("jobs", "-n", cluster.namespace, "-o", "json");
+    KubectlPlugin.Result jobs = plugin.run("jobs", "-n", cluster.namespace, "-o", "json");
 
     JsonNode rows = new ObjectMapper().readTree(jobs.out());
     List<String> positions = new ArrayList<>();
@@ -141,7 +137,7 @@ class KubectlKoord4jIT extends InProcessManagerBase {
 
   @Test
   void queuesCountsPendingAndRunningUnits() {
-    Result queues = run("queues");
+    KubectlPlugin.Result queues = plugin.run("queues");
 
     assertThat(queues.exit()).as(queues.err()).isZero();
     assertThat(queues.out().lines().filter(line -> line.startsWith(busyLeaf + " ")).findFirst().orElseThrow())
@@ -150,7 +146,7 @@ class KubectlKoord4jIT extends InProcessManagerBase {
 
   @Test
   void quotaTreeShowsTheChildUnderItsParentWithUsageBars() {
-    Result tree = run("quota", "tree");
+    KubectlPlugin.Result tree = plugin.run("quota", "tree");
 
     assertThat(tree.exit()).as(tree.err()).isZero();
     String out = tree.out();
@@ -161,56 +157,11 @@ class KubectlKoord4jIT extends InProcessManagerBase {
 
   @Test
   void topGpusShowsTheHolderOfEachGpuAndTheFreePartitions() {
-    Result top = run("top", "gpus");
+    KubectlPlugin.Result top = plugin.run("top", "gpus");
 
     assertThat(top.exit()).as(top.err()).isZero();
     String node = top.out().substring(top.out().indexOf(scenario.halfTakenNode()));
     assertThat(node).startsWith(scenario.halfTakenNode() + " (4/8 free)").contains(cluster.namespace + "/gpu-holder")
         .contains("[4,5,6,7] [4,5] [6,7]");
-  }
-
-  // ---- the plugin as a process
-
-  record Result(int exit, String out, String err) {}
-
-  /** The launcher and jar copied into a directory of their own, as a user installs them. */
-  private static Path install() throws IOException {
-    Path root = LocalCluster.repoRoot().resolve("cli");
-    Path jar = root.resolve("target/kubectl-koord4j.jar");
-    assertThat(jar).as("the plugin jar; build it with mvn -pl e2e -am verify (or package the cli module)").exists();
-    Path bin = Files.createTempDirectory("kubectl-koord4j");
-    Files.copy(jar, bin.resolve("kubectl-koord4j.jar"), StandardCopyOption.REPLACE_EXISTING);
-    Path launcher = bin.resolve("kubectl-koord4j");
-    Files.copy(root.resolve("src/main/sh/kubectl-koord4j"), launcher, StandardCopyOption.REPLACE_EXISTING);
-    launcher.toFile().setExecutable(true);
-    return launcher;
-  }
-
-  /**
-   * Runs the plugin; each command, its output and its wall time (start-up included) go to {@link
-   * #TRANSCRIPT}, the source of the README's examples.
-   */
-  private static Result run(String... args) {
-    List<String> command = new ArrayList<>(List.of(plugin.toString()));
-    command.addAll(List.of(args));
-    try {
-      ProcessBuilder builder = new ProcessBuilder(command);
-      builder.environment().put("KUBECONFIG", LocalCluster.kubeconfig().toString());
-      Path err = Files.createTempFile("kubectl-koord4j", ".err");
-      long started = System.nanoTime();
-      Process process = builder.redirectError(err.toFile()).start();
-      String out = new String(process.getInputStream().readAllBytes());
-      assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("the plugin ends").isTrue();
-      long millis = (System.nanoTime() - started) / 1_000_000;
-      Result result = new Result(process.exitValue(), out, Files.readString(err));
-      Files.writeString(TRANSCRIPT, "$ kubectl koord4j " + String.join(" ", args) + "\n" + out + result.err()
-          + "# exit " + result.exit() + ", " + millis + " ms\n\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-      return result;
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot run " + command, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
   }
 }

@@ -1,6 +1,5 @@
 package io.koord4j.manager.noderesource;
 
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -47,11 +46,10 @@ public final class BatchResourceReconciler implements AutoCloseable {
 
   private final KubernetesClient client;
   private final SharedInformers informers;
-  private final String configNamespace;
   private final Clock clock;
   private final SharedIndexInformer<NodeMetric> metrics;
   private final SharedIndexInformer<Pod> pods;
-  private final SharedIndexInformer<ConfigMap> configMaps;
+  private final SloConfigMap sloConfig;
   private final InformerReconciler<Node> nodes;
   private final InformerHandlers handlers = new InformerHandlers();
   private final Map<String, Instant> lastWritten = new ConcurrentHashMap<>();
@@ -60,14 +58,13 @@ public final class BatchResourceReconciler implements AutoCloseable {
   BatchResourceReconciler(KubernetesClient client, SharedInformers informers, String configNamespace, Clock clock) {
     this.client = client;
     this.informers = informers;
-    this.configNamespace = configNamespace;
     this.clock = clock;
     this.metrics = informers.of(NodeMetric.class);
     this.pods = informers.of(Pod.class);
     if (!pods.getIndexer().getIndexers().containsKey(BY_NODE)) {
       pods.addIndexers(Map.of(BY_NODE, pod -> List.of(String.valueOf(pod.getSpec().getNodeName()))));
     }
-    this.configMaps = informers.of(ConfigMap.class, configNamespace);
+    this.sloConfig = new SloConfigMap(informers, configNamespace);
     this.nodes = new InformerReconciler<>(NAME, informers, Node.class, this::reconcile);
   }
 
@@ -98,13 +95,8 @@ public final class BatchResourceReconciler implements AutoCloseable {
       }
     };
     handlers.follow(pods, podChanged, podChanged);
-    Consumer<ConfigMap> configChanged = map -> {
-      if (SloConfigMap.NAME.equals(map.getMetadata().getName())) {
-        nodes.triggerAll();
-      }
-    };
-    handlers.follow(configMaps, configChanged, configChanged);
-    CompletableFuture.allOf(informers.start(metrics), informers.start(pods), informers.start(configMaps)).join();
+    sloConfig.follow(handlers, nodes::triggerAll);
+    CompletableFuture.allOf(informers.start(metrics), informers.start(pods), sloConfig.start()).join();
     nodes.start();
   }
 
@@ -152,8 +144,7 @@ public final class BatchResourceReconciler implements AutoCloseable {
   }
 
   private ColocationConfig config() {
-    return Optional.ofNullable(configMaps.getStore().getByKey(configNamespace + "/" + SloConfigMap.NAME))
-        .map(map -> map.getData() == null ? null : map.getData().get(ColocationConfig.KEY))
+    return Optional.ofNullable(sloConfig.data().get(ColocationConfig.KEY))
         .map(ColocationConfig::parse)
         .orElse(ColocationConfig.DEFAULT);
   }

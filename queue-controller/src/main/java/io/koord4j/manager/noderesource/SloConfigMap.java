@@ -1,49 +1,56 @@
 package io.koord4j.manager.noderesource;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
-import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
-import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.koord4j.manager.support.InformerHandlers;
+import io.koord4j.manager.support.SharedInformers;
 import java.util.Map;
-import java.util.stream.Collectors;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * Koordinator's {@code slo-controller-config} ConfigMap, which the colocation controllers read: from
  * {@code KOORD4J_SLO_CONFIG_NAMESPACE}, else koord4j's namespace {@code KOORD4J_NAMESPACE} ({@code
- * koord4j-system}). A change of it reconciles every node.
+ * koord4j-system}). Read through the process's shared informer of its namespace's ConfigMaps, so
+ * the controllers that read it open one watch between them.
  */
 public final class SloConfigMap {
   public static final String NAME = "slo-controller-config";
 
-  private SloConfigMap() {}
+  private final SharedInformers informers;
+  private final SharedIndexInformer<ConfigMap> maps;
+  private final String namespace;
+
+  public SloConfigMap(SharedInformers informers, String namespace) {
+    this.informers = informers;
+    this.maps = informers.of(ConfigMap.class, namespace);
+    this.namespace = namespace;
+  }
 
   public static String namespace(Map<String, String> env) {
     return env.getOrDefault("KOORD4J_SLO_CONFIG_NAMESPACE", env.getOrDefault("KOORD4J_NAMESPACE", "koord4j-system"));
   }
 
-  /** Watches the ConfigMap in its namespace and maps a change to every primary resource. */
-  public static <P extends HasMetadata> InformerEventSource<ConfigMap, P> informer(
-      Class<P> primary, String namespace, EventSourceContext<P> context) {
-    return new InformerEventSource<>(
-        InformerEventSourceConfiguration.from(ConfigMap.class, primary)
-            .withNamespaces(namespace)
-            .withGenericFilter(map -> NAME.equals(map.getMetadata().getName()))
-            .withSecondaryToPrimaryMapper(map -> context.getPrimaryCache().list()
-                .map(ResourceID::fromResource).collect(Collectors.toSet()))
-            .build(),
-        context);
-  }
-
   /** The ConfigMap's data, empty when it does not exist. */
-  public static Map<String, String> data(Context<?> context) {
-    // The informer holds every ConfigMap of the namespace; only the named one is ours.
-    return context.getSecondaryResources(ConfigMap.class).stream()
-        .filter(map -> NAME.equals(map.getMetadata().getName()))
-        .findFirst()
+  public Map<String, String> data() {
+    return Optional.ofNullable(maps.getStore().getByKey(namespace + "/" + NAME))
         .map(map -> map.getData() == null ? Map.<String, String>of() : map.getData())
         .orElse(Map.of());
+  }
+
+  /** Runs {@code changed} whenever the ConfigMap is written or deleted; other ConfigMaps are not its. */
+  public void follow(InformerHandlers handlers, Runnable changed) {
+    Consumer<ConfigMap> ours = map -> {
+      if (NAME.equals(map.getMetadata().getName())) {
+        changed.run();
+      }
+    };
+    handlers.follow(maps, ours, ours);
+  }
+
+  /** @return completes once the ConfigMaps are listed */
+  public CompletableFuture<Void> start() {
+    return informers.start(maps);
   }
 }

@@ -4,24 +4,22 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
-import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
-import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
-import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
-import io.javaoperatorsdk.operator.processing.event.source.EventSource;
-import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.koord4j.api.slo.NodeSLO;
 import io.koord4j.api.slo.NodeSLOSpec;
 import io.koord4j.manager.noderesource.BatchResourceReconciler;
 import io.koord4j.manager.noderesource.SloConfigMap;
+import io.koord4j.manager.support.InformerHandlers;
+import io.koord4j.manager.support.InformerReconciler;
 import io.koord4j.manager.support.Json;
+import io.koord4j.manager.support.SharedInformers;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,24 +28,38 @@ import org.slf4j.LoggerFactory;
  * {@code slo-controller-config} ConfigMap ({@link NodeSloConfig}), rewritten when the ConfigMap or
  * the node's labels change and when someone else edits it. The NodeSLO is owned by its node, so it
  * goes with it. Strategies the ConfigMap does not speak of (host applications, extensions) are left
- * as they are.
+ * as they are. Nodes, NodeSLOs and the ConfigMap are read through the process's shared informers,
+ * beside the batch-resource controller that reads two of them too.
  */
-public final class NodeSloReconciler implements Reconciler<Node> {
+public final class NodeSloReconciler implements AutoCloseable {
   public static final String NAME = "nodeslo";
   private static final Logger LOG = LoggerFactory.getLogger(NodeSloReconciler.class);
 
-  private final String configNamespace;
+  private final KubernetesClient client;
+  private final SharedInformers informers;
+  private final SharedIndexInformer<NodeSLO> slos;
+  private final SloConfigMap sloConfig;
+  private final Predicate<Node> served;
+  private final InformerReconciler<Node> nodes;
+  private final InformerHandlers handlers = new InformerHandlers();
   /** The ConfigMap data last parsed and its result: node heartbeats reconcile often, the ConfigMap rarely changes. */
   private volatile Parsed parsed = new Parsed(Map.of(), NodeSloConfig.DEFAULT);
 
   private record Parsed(Map<String, String> data, NodeSloConfig config) {}
 
-  public NodeSloReconciler(String configNamespace) {
-    this.configNamespace = configNamespace;
+  /** @param served the nodes given a NodeSLO: all of them, but for a test's own */
+  NodeSloReconciler(KubernetesClient client, SharedInformers informers, String configNamespace, Predicate<Node> served) {
+    this.client = client;
+    this.informers = informers;
+    this.slos = informers.of(NodeSLO.class);
+    this.sloConfig = new SloConfigMap(informers, configNamespace);
+    this.served = served;
+    this.nodes = new InformerReconciler<>(NAME, informers, Node.class, this::reconcile);
   }
 
   /** The controller, with the batch resources ({@value BatchResourceReconciler#SWITCH}) and when the cluster serves NodeSLOs. */
-  public static Optional<NodeSloReconciler> forCluster(KubernetesClient client, Map<String, String> env) {
+  public static Optional<NodeSloReconciler> forCluster(
+      KubernetesClient client, SharedInformers informers, Map<String, String> env) {
     if (!Boolean.parseBoolean(env.get(BatchResourceReconciler.SWITCH))) {
       return Optional.empty();
     }
@@ -55,42 +67,47 @@ public final class NodeSloReconciler implements Reconciler<Node> {
       LOG.info("NodeSLO is not installed; nodes get no NodeSLO until the manager restarts after it is");
       return Optional.empty();
     }
-    return Optional.of(new NodeSloReconciler(SloConfigMap.namespace(env)));
+    return Optional.of(new NodeSloReconciler(client, informers, SloConfigMap.namespace(env), node -> true));
+  }
+
+  /** Reconciles every node, then each node whose NodeSLO changes, and every node when the ConfigMap does. */
+  public void start() {
+    Consumer<NodeSLO> sloChanged = slo -> nodes.trigger(slo.getMetadata().getName());
+    handlers.follow(slos, sloChanged, sloChanged);
+    sloConfig.follow(handlers, nodes::triggerAll);
+    CompletableFuture.allOf(informers.start(slos), sloConfig.start()).join();
+    nodes.start();
   }
 
   @Override
-  public List<EventSource<?, Node>> prepareEventSources(EventSourceContext<Node> context) {
-    return List.of(
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(NodeSLO.class, Node.class)
-                .withSecondaryToPrimaryMapper(slo -> Set.of(new ResourceID(slo.getMetadata().getName())))
-                .build(),
-            context),
-        SloConfigMap.informer(Node.class, configNamespace, context));
+  public void close() {
+    nodes.close();
+    handlers.close();
   }
 
-  @Override
-  public UpdateControl<Node> reconcile(Node node, Context<Node> context) {
+  void reconcile(Node node) {
+    if (!served.test(node)) {
+      return;
+    }
     String name = node.getMetadata().getName();
     NodeSLOSpec wanted;
     try {
       Map<String, String> labels = node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
-      wanted = config(SloConfigMap.data(context)).specFor(labels);
+      wanted = config(sloConfig.data()).specFor(labels);
     } catch (IllegalArgumentException e) {
       LOG.warn("node {}: NodeSLO left as it is: {}", name, e.getMessage());
-      return UpdateControl.noUpdate();
+      return;
     }
-    Optional<NodeSLO> current = context.getSecondaryResource(NodeSLO.class);
+    Optional<NodeSLO> current = Optional.ofNullable(slos.getStore().getByKey(name));
     if (current.isEmpty()) {
-      context.getClient().resource(create(node, wanted)).create();
+      client.resource(create(node, wanted)).create();
       LOG.info("node {}: NodeSLO created", name);
     } else if (!sameStrategies(current.get().getSpec(), wanted)) {
       NodeSLO updated = Json.copy(current.get());
       updated.setSpec(withStrategies(updated.getSpec(), wanted));
-      context.getClient().resource(updated).update();
+      client.resource(updated).update();
       LOG.info("node {}: NodeSLO spec updated from {}", name, SloConfigMap.NAME);
     }
-    return UpdateControl.noUpdate();
   }
 
   private NodeSloConfig config(Map<String, String> data) {

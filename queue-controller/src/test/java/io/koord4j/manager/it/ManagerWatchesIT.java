@@ -12,6 +12,7 @@ import io.koord4j.api.kueue.AdmissionCheck;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.api.quota.ElasticQuotaProfile;
 import io.koord4j.api.slo.NodeMetric;
 import io.koord4j.api.slo.NodeSLO;
 import io.koord4j.manager.jobs.JobIntegrations;
@@ -38,7 +39,7 @@ class ManagerWatchesIT extends InProcessManagerBase {
   /**
    * What the admission loop, the gang check and the reconcilers read: the queueing kinds, nodes,
    * pods and devices, the check's parameters, Kueue's AdmissionChecks (the check answers
-   * QueueUnits here, not Kueue's Workloads), NodeMetrics, ConfigMaps and NodeSLOs when batch
+   * QueueUnits here, not Kueue's Workloads), ElasticQuotaProfiles when served, NodeMetrics, ConfigMaps and NodeSLOs when batch
    * resources are on and the cluster serves them, and every job kind the cluster serves.
    */
   private static List<String> neededKinds() {
@@ -59,6 +60,10 @@ class ManagerWatchesIT extends InProcessManagerBase {
       // The opt-in batch-resource controller reads NodeMetrics and the colocation ConfigMap too.
       kinds.add(HasMetadata.getFullResourceName(NodeMetric.class));
       kinds.add(HasMetadata.getFullResourceName(ConfigMap.class));
+    }
+    if (client.supports(ElasticQuotaProfile.class)) {
+      // The profile controller keeps the roots of the trees ElasticQuotaProfiles ask for.
+      kinds.add(HasMetadata.getFullResourceName(ElasticQuotaProfile.class));
     }
     if (Boolean.parseBoolean(System.getenv(BatchResourceReconciler.SWITCH)) && client.supports(NodeSLO.class)) {
       // So does the NodeSLO controller that comes with them.

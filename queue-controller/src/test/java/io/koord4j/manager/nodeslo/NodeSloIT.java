@@ -8,10 +8,10 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.javaoperatorsdk.operator.Operator;
 import io.koord4j.api.slo.NodeSLO;
 import io.koord4j.api.slo.ResourceThresholdStrategy;
 import io.koord4j.manager.noderesource.SloConfigMap;
+import io.koord4j.manager.support.SharedInformers;
 import io.koord4j.testing.LocalCluster;
 import io.koord4j.testing.PrivateKwokNode;
 import java.time.Duration;
@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The NodeSLO controller on the real control plane: a KWOK node of the test's own, the
  * slo-controller-config ConfigMap in the test's namespace, and the NodeSLO the controller keeps in
- * step with both until the node goes. The controller sees only nodes labelled for this test, so
+ * step with both until the node goes. The controller serves only nodes labelled for this test, so
  * that the shared cluster's other nodes get no NodeSLO.
  */
 class NodeSloIT {
@@ -35,7 +35,8 @@ class NodeSloIT {
   private KubernetesClient client;
   private String namespace;
   private PrivateKwokNode node;
-  private Operator operator;
+  private SharedInformers informers;
+  private NodeSloReconciler slos;
 
   @BeforeEach
   void setUp() {
@@ -48,8 +49,9 @@ class NodeSloIT {
 
   @AfterEach
   void tearDown() {
-    if (operator != null) {
-      operator.stop();
+    if (slos != null) {
+      slos.close();
+      informers.close();
     }
     client.resources(NodeSLO.class).withName(node.name()).delete();
     node.close();
@@ -60,10 +62,11 @@ class NodeSloIT {
   @Test
   void nodeSloFollowsTheConfigMapAndTheNodesLabels() {
     client.resource(config(55, 45)).create();
-    operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false));
-    operator.register(new NodeSloReconciler(namespace),
-        c -> c.withName(NodeSloReconciler.NAME + "-" + namespace).withLabelSelector(TEST_LABEL + "=" + namespace));
-    operator.start();
+    informers = new SharedInformers(client);
+    slos = new NodeSloReconciler(client, informers, namespace,
+        candidate -> candidate.getMetadata().getLabels() != null
+            && namespace.equals(candidate.getMetadata().getLabels().get(TEST_LABEL)));
+    slos.start();
 
     // The cluster strategy, merged over Koordinator's defaults; the node is its owner.
     awaitThresholds(t -> t.getEnable() && t.getCpuSuppressThresholdPercent() == 55

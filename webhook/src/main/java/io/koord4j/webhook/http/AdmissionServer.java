@@ -68,6 +68,7 @@ public final class AdmissionServer implements AutoCloseable {
   private final AdmissionTimers timers;
   private final MeterRegistry registry;
   private final Duration answerBound;
+  private final boolean sharedPort;
   /** Reviews received and not answered yet. */
   private final AtomicInteger underWay = new AtomicInteger();
   /** Set when the server is stopping: every answer then closes its connection. */
@@ -78,13 +79,15 @@ public final class AdmissionServer implements AutoCloseable {
       HttpServer server,
       Map<String, AdmissionRoute> routes,
       MeterRegistry registry,
-      Duration answerBound) {
+      Duration answerBound,
+      boolean sharedPort) {
     this.vertx = vertx;
     this.server = server;
     this.routes = Map.copyOf(routes);
     this.timers = new AdmissionTimers(registry, routes.keySet());
     this.registry = registry;
     this.answerBound = answerBound;
+    this.sharedPort = sharedPort;
   }
 
   /**
@@ -137,7 +140,7 @@ public final class AdmissionServer implements AutoCloseable {
                 .setIdleTimeout(120),
             sharedPort);
     HttpServer server = vertx.createHttpServer(options);
-    AdmissionServer admission = new AdmissionServer(vertx, server, routes, registry, answerBound);
+    AdmissionServer admission = new AdmissionServer(vertx, server, routes, registry, answerBound, sharedPort);
     server.requestHandler(admission::serve);
     server.exceptionHandler(e -> LOG.debug("connection failed", e));
     try {
@@ -162,12 +165,17 @@ public final class AdmissionServer implements AutoCloseable {
   /**
    * Stops without failing a review, for a successor that already serves on the same port (or
    * behind the same Service): from now on every answer closes its connection, so the API server
-   * opens its next one to a server that stays; connections are still accepted and served for
-   * {@code linger}; then the reviews under way are answered (within the answer bound) and the
-   * server closes.
+   * opens its next one to a server that stays. On a shared port the listener closes at once, as the
+   * successor takes every new connection; behind a Service connections are still accepted for
+   * {@code linger}, while the endpoints change. Connections already open are served for {@code
+   * linger}; then the reviews under way are answered (within the answer bound) and the server
+   * closes.
    */
   public void closeGracefully(Duration linger) {
     draining = true;
+    if (sharedPort) {
+      SharedPort.stopAccepting(server);
+    }
     pause(linger);
     long deadline = System.nanoTime() + answerBound.plusSeconds(1).toNanos();
     while (underWay.get() > 0 && System.nanoTime() < deadline) {

@@ -11,16 +11,25 @@ import io.koord4j.webhook.admission.Reviews;
 import io.koord4j.webhook.tls.CertificateAuthority;
 import io.koord4j.webhook.tls.ReloadableKeyManager;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,6 +37,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A server told to stop gracefully, as when its pod is replaced: reviews under way are answered,
  * and answers given meanwhile tell the client to open its next connection anew (to the successor).
+ * A successor on the same port takes every new connection without a review failing.
  */
 class GracefulCloseTest {
   private static final byte[] REVIEW = json(Reviews.create(Reviews.job("ns", Map.of(), Map.of())));
@@ -43,21 +53,26 @@ class GracefulCloseTest {
     return AdmissionResponses.allow(review.getRequest());
   };
   private ReloadableKeyManager keys;
+  private SSLContext tls;
   private HttpClient client;
   private AdmissionServer server;
+  private AdmissionServer successor;
 
   @BeforeEach
   void trust() throws Exception {
     CertificateAuthority ca = CertificateAuthority.create("graceful-ca", Duration.ofHours(1));
     keys = new ReloadableKeyManager(ca.issueServing(List.of("127.0.0.1"), Duration.ofHours(1)));
-    client = HttpClient.newBuilder().sslContext(TrustingTls.of(ca)).version(HttpClient.Version.HTTP_1_1).build();
+    tls = TrustingTls.of(ca);
+    client = HttpClient.newBuilder().sslContext(tls).version(HttpClient.Version.HTTP_1_1).build();
   }
 
   @AfterEach
   void stop() {
     handlerReleased.countDown();
-    if (server != null) {
-      server.close();
+    for (AdmissionServer started : new AdmissionServer[] {server, successor}) {
+      if (started != null) {
+        started.close();
+      }
     }
   }
 
@@ -77,6 +92,69 @@ class GracefulCloseTest {
     assertThat(allowed(underWay.get(10, TimeUnit.SECONDS))).isTrue();
     closing.get(10, TimeUnit.SECONDS);
     assertThat(server.underWay()).isZero();
+  }
+
+  @Test
+  void onASharedPortTheSuccessorTakesOverWhileReviewsArriveOnNewConnectionsAndNoneFails() throws Exception {
+    AtomicInteger answeredByOld = new AtomicInteger();
+    AtomicInteger answeredBySuccessor = new AtomicInteger();
+    server = startShared(0, answeredByOld);
+    successor = startShared(server.port(), answeredBySuccessor);
+    AtomicBoolean submitting = new AtomicBoolean(true);
+    List<String> failures = new CopyOnWriteArrayList<>();
+    List<Thread> submitters = List.of(submitter(submitting, failures), submitter(submitting, failures));
+    submitters.forEach(Thread::start);
+    await("the kernel spreads new connections over both servers").atMost(Duration.ofMinutes(1))
+        .until(() -> answeredByOld.get() > 0 && answeredBySuccessor.get() > 0);
+
+    server.closeGracefully(Duration.ofMillis(300));
+    int successorAtClose = answeredBySuccessor.get();
+    await("the successor answers on").atMost(Duration.ofMinutes(1))
+        .until(() -> answeredBySuccessor.get() > successorAtClose + 50);
+    submitting.set(false);
+    for (Thread submitter : submitters) {
+      submitter.join(Duration.ofSeconds(30).toMillis());
+    }
+
+    assertThat(failures).as("reviews that failed during the handover").isEmpty();
+  }
+
+  /** Posts reviews, each on a connection of its own, as the API server does to a draining server. */
+  private Thread submitter(AtomicBoolean submitting, List<String> failures) {
+    return new Thread(() -> {
+      while (submitting.get()) {
+        try {
+          String status = postOnNewConnection(server.port());
+          if (!status.startsWith("HTTP/1.1 200")) {
+            failures.add(status);
+          }
+        } catch (IOException e) {
+          failures.add(e.toString());
+        }
+      }
+    });
+  }
+
+  private String postOnNewConnection(int port) throws IOException {
+    try (Socket socket = tls.getSocketFactory().createSocket("127.0.0.1", port)) {
+      socket.setSoTimeout((int) Duration.ofSeconds(30).toMillis());
+      OutputStream out = socket.getOutputStream();
+      out.write(("POST /review HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+          + "Connection: close\r\nContent-Length: " + REVIEW.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      out.write(REVIEW);
+      out.flush();
+      InputStream in = socket.getInputStream();
+      String reply = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      return reply.isEmpty() ? "no answer" : reply.lines().findFirst().orElseThrow();
+    }
+  }
+
+  private AdmissionServer startShared(int port, AtomicInteger answered) {
+    AdmissionRoute counting = AdmissionRoute.failingClosed(review -> {
+      answered.incrementAndGet();
+      return AdmissionResponses.allow(review.getRequest());
+    });
+    return AdmissionServer.start("127.0.0.1", port, keys, Map.of("/review", counting), new SimpleMeterRegistry(), true, Duration.ofMinutes(1));
   }
 
   private static AdmissionRoute fast() {
