@@ -52,13 +52,11 @@ class ChaosIT {
     Instant began = Instant.now();
     InProcessManager.stop(); // only the replicas under test may admit
     InProcessManager.ensureNodes();
-    try (KubernetesClient client = LocalCluster.client();
+    try (KubernetesClient client = withCrds(LocalCluster.client());
         TestCluster cluster = new TestCluster(client, "chaos");
         InvariantChecker checker = new InvariantChecker(client, cluster.namespace, cluster.prefix, GANG_TIMEOUT);
         ManagerReplicas managers =
             new ManagerReplicas(client, cluster.namespace, cluster.prefix + "-manager", LEASE, cluster.prefix)) {
-      // A run of this test alone finds the cluster as it was left, perhaps started afresh.
-      LocalCluster.ensureCrds(client, MANAGER_CRDS);
       List<String> leaves = quotaTree(cluster);
       List<String> priorityClasses = new ArrayList<>();
       for (int priority : PRIORITIES) {
@@ -85,6 +83,12 @@ class ChaosIT {
       assertThat(checker.violations()).as("invariants broken").isEmpty();
       assertThat(checker.resumes()).as("every job was resumed").hasSize(jobs);
     }
+  }
+
+  /** A run of this test alone finds the cluster as it was left, perhaps started afresh. */
+  private static KubernetesClient withCrds(KubernetesClient client) {
+    LocalCluster.ensureCrds(client, MANAGER_CRDS);
+    return client;
   }
 
   /** root (24 CPU) over a and b (min 12 each), each over two leaves (min 6): leaves borrow up to 24. */
