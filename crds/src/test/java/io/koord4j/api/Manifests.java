@@ -11,6 +11,7 @@ import io.koord4j.api.gang.PodGroup;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.api.quota.ElasticQuotaProfile;
 import io.koord4j.api.slo.NodeMetric;
 import io.koord4j.api.slo.NodeSLO;
 import io.koord4j.testing.LocalCluster;
@@ -31,6 +32,7 @@ final class Manifests {
           Queue.class,
           QueueUnit.class,
           ElasticQuota.class,
+          ElasticQuotaProfile.class,
           PodGroup.class,
           Device.class,
           NodeMetric.class,
