@@ -66,12 +66,16 @@ class ChaosIT {
       Submitter submitter = new Submitter(cluster, leaves, priorityClasses, jobs, submitEvery, random);
       Thread submitting = new Thread(submitter, "chaos-submitter");
       submitting.start();
+      Instant submissionsBegan = Instant.now();
 
       List<Fault> faults = faults(cluster, managers, managerKills);
       Collections.shuffle(faults, random);
-      for (Fault fault : faults) {
-        Thread.sleep(2_000 + random.nextInt(4_000));
-        inject(fault, checker, jobs);
+      // Spread over the submissions, so that jobs of every phase meet a fault, at least 2 s apart.
+      Duration submissions = submitEvery.multipliedBy(jobs);
+      for (int i = 0; i < faults.size(); i++) {
+        Instant due = submissionsBegan.plus(submissions.multipliedBy(i + 1).dividedBy(faults.size() + 1));
+        Thread.sleep(Math.max(2_000, Duration.between(Instant.now(), due).toMillis()) + random.nextInt(2_000));
+        inject(faults.get(i), checker, jobs);
       }
       submitting.join();
 
