@@ -4,9 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Command-line handling that needs no cluster: bad input, and a cluster that does not answer. */
 class Koord4jCommandTest {
@@ -42,7 +46,21 @@ class Koord4jCommandTest {
   @Test
   void helpListsEveryCommandAndTheExitCodes() {
     assertThat(run("--help")).isZero();
-    assertThat(out.toString()).contains("queues", "quota", "jobs", "why", "top", "4   koord4j CRDs not installed");
+    assertThat(out.toString()).contains("queues", "quota", "jobs", "why", "top", "import",
+        "4   koord4j (or, to import, Kueue) CRDs not installed", "6   invalid objects to import");
+  }
+
+  @Test
+  void importRefusesMalformedKueueObjectsNamingTheField(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("kueue.yaml");
+    Files.writeString(file, """
+        apiVersion: kueue.x-k8s.io/v1beta2
+        kind: LocalQueue
+        metadata: {namespace: team, name: user-queue}
+        spec: {}
+        """);
+    assertThat(run("import", "kueue", "-f", file.toString())).isEqualTo(CliFailure.INVALID_INPUT);
+    assertThat(err.toString()).contains("error: LocalQueue user-queue: spec.clusterQueue is required");
   }
 
   private int run(String... args) {
