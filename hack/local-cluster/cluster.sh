@@ -346,13 +346,18 @@ cmd_up() {
   echo "export KUBECONFIG=$LOCAL_KUBECONFIG"
 }
 
+# Exited, or a zombie (whose ports are closed) not yet reaped by its parent.
+gone() { ! kill -0 "$1" 2>/dev/null || [[ $(ps -o stat= -p "$1" 2>/dev/null) == Z* ]]; }
+
 stop() {
   local pid
   pid=$(pid_of "$1") || return 0
   if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; then
     kill "$pid" 2>/dev/null || true
-    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    for _ in $(seq 50); do gone "$pid" && break; sleep 0.1; done
     kill -9 "$pid" 2>/dev/null || true
+    # A killed process holds its ports until it is gone: a successor started sooner cannot bind them.
+    for _ in $(seq 100); do gone "$pid" && break; sleep 0.1; done
   fi
   rm -f "$PIDS/$1.pid"
 }

@@ -3,9 +3,6 @@ package io.koord4j.manager;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
-import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
-import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.koord4j.probes.ProbeServer;
 import io.koord4j.manager.dashboard.Dashboard;
@@ -20,20 +17,15 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The manager process: the cluster from KUBECONFIG (or the in-cluster account), probes and
  * metrics at once, the webhook if asked for (every replica serves it), and the controllers only
- * while this replica holds the leader Lease. A replica that loses the lease exits, so that it
- * never acts next to the new leader; its restart joins the election again.
+ * while this replica holds the leader Lease ({@link Leadership}).
  *
  * <p>A replica told to stop (SIGTERM) hands over without losing a review or admitting twice: it
  * turns unready, finishes its admission pass and stops its controllers, releases the Lease so the
@@ -42,6 +34,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class ManagerMain {
   private static final Logger LOG = LoggerFactory.getLogger(ManagerMain.class);
+  /** How long a replica that must exit waits for its shutdown before it halts. */
+  private static final Duration EXIT_LIMIT = Duration.ofSeconds(60);
   /** How long a stopping replica still serves reviews, while the API server moves to the successor. */
   private static final Duration WEBHOOK_LINGER = Duration.ofSeconds(5);
 
@@ -78,21 +72,19 @@ public final class ManagerMain {
         settings.kueueAdmissionCheck()
             ? new KueueCheckControllers(client)
             : new Manager(client, registry, lease);
-    AtomicBoolean stopping = new AtomicBoolean();
-    LeaderElector elector = leaderElector(client, settings, lease, manager, stopping);
-    AtomicReference<CompletableFuture<?>> leadership = new AtomicReference<>();
+    Leadership leadership =
+        new Leadership(
+            config -> client.leaderElector().withConfig(config).build(),
+            settings,
+            lease,
+            manager,
+            ManagerMain::exit);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
                   ready.set(false);
-                  stopping.set(true);
-                  // Nothing is written as the leader once the Lease may go: fenced, then stopped.
-                  lease.revoke();
-                  manager.close();
-                  Optional.ofNullable(leadership.get()).ifPresent(f -> f.cancel(true));
-                  // A successor need not wait for the lease to expire.
-                  elector.release();
+                  leadership.stop();
                   if (webhook != null) {
                     webhook.closeGracefully(WEBHOOK_LINGER);
                   }
@@ -100,12 +92,30 @@ public final class ManagerMain {
                 }));
     ready.set(true);
     LOG.info("probes and metrics on port {}; waiting for leadership", probes.port());
-    leadership.set(elector.start());
     try {
-      leadership.get().join();
+      leadership.start().join();
     } catch (CancellationException e) {
       // Shutting down.
     }
+  }
+
+  /** Exits, or halts if the shutdown hangs: a replica that lost the Lease must not linger. */
+  private static void exit(int status) {
+    Thread halt =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(EXIT_LIMIT.toMillis());
+              } catch (InterruptedException e) {
+                return;
+              }
+              LOG.error("the shutdown did not finish within {}; halting", EXIT_LIMIT);
+              Runtime.getRuntime().halt(status);
+            },
+            "halt");
+    halt.setDaemon(true);
+    halt.start();
+    System.exit(status);
   }
 
   /** A one-off task against the cluster; its exit status says whether it succeeded. */
@@ -137,48 +147,6 @@ public final class ManagerMain {
     return given != null && !given.isBlank()
         ? given
         : InetAddress.getLocalHost().getHostName() + "_" + UUID.randomUUID();
-  }
-
-  private static LeaderElector leaderElector(
-      KubernetesClient client,
-      ManagerSettings settings,
-      LeaseFence lease,
-      LeaderControllers manager,
-      AtomicBoolean stopping) {
-    return client
-        .leaderElector()
-        .withConfig(
-            new LeaderElectionConfigBuilder()
-                .withName(settings.leaseName())
-                .withLock(lease)
-                .withLeaseDuration(settings.leaseDuration())
-                .withRenewDeadline(settings.renewDeadline())
-                .withRetryPeriod(settings.retryPeriod())
-                .withReleaseOnCancel(true)
-                .withLeaderCallbacks(
-                    new LeaderCallbacks(
-                        () -> lead(manager),
-                        () -> {
-                          if (!stopping.get()) {
-                            LOG.error("lost leadership; exiting so another replica takes over");
-                            System.exit(1);
-                          }
-                        },
-                        leader -> LOG.info("leader is {}", leader)))
-                .build())
-        .build();
-  }
-
-  private static void lead(LeaderControllers manager) {
-    try {
-      LOG.info("leading: rebuilding the admission state and starting the controllers");
-      manager.start();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (RuntimeException e) {
-      LOG.error("cannot start the controllers", e);
-      System.exit(1);
-    }
   }
 
   /**

@@ -3,10 +3,8 @@ package io.koord4j.manager;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaderElectionRecord;
-import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.Lock;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.concurrent.atomic.AtomicLong;
@@ -14,7 +12,9 @@ import org.junit.jupiter.api.Test;
 
 class LeaseFenceTest {
   private final AtomicLong now = new AtomicLong();
-  private final FakeLease lease = new FakeLease();
+  /** How long each write to the lease takes, on the test's clock. */
+  private Duration writeTakes = Duration.ZERO;
+  private final InMemoryLease lease = new InMemoryLease("me", () -> advance(writeTakes));
   private final LeaseFence fence = new LeaseFence(lease, Duration.ofSeconds(10), now::get);
 
   @Test
@@ -34,7 +34,7 @@ class LeaseFenceTest {
 
   @Test
   void aRenewalIsDatedFromWhenItWasSent() {
-    lease.delay = Duration.ofSeconds(8);
+    writeTakes = Duration.ofSeconds(8);
 
     fence.update(null, record("me"));
     advance(Duration.ofSeconds(3));
@@ -46,7 +46,7 @@ class LeaseFenceTest {
   void aFailedRenewalExtendsNothing() {
     fence.update(null, record("me"));
     advance(Duration.ofSeconds(9));
-    lease.fail = true;
+    lease.becomeUnreachable();
 
     assertThatThrownBy(() -> fence.update(null, record("me"))).isInstanceOf(KubernetesClientException.class);
     advance(Duration.ofSeconds(2));
@@ -71,43 +71,5 @@ class LeaseFenceTest {
   private static LeaderElectionRecord record(String holder) {
     return new LeaderElectionRecord(
         holder, Duration.ofSeconds(15), ZonedDateTime.now(), ZonedDateTime.now(), 0);
-  }
-
-  /** A Lease whose writes take {@link #delay} on the test's clock, or fail. */
-  private final class FakeLease implements Lock {
-    Duration delay = Duration.ZERO;
-    boolean fail;
-
-    @Override
-    public LeaderElectionRecord get(KubernetesClient client) {
-      return null;
-    }
-
-    @Override
-    public void create(KubernetesClient client, LeaderElectionRecord record) {
-      write();
-    }
-
-    @Override
-    public void update(KubernetesClient client, LeaderElectionRecord record) {
-      write();
-    }
-
-    private void write() {
-      advance(delay);
-      if (fail) {
-        throw new KubernetesClientException("conflict");
-      }
-    }
-
-    @Override
-    public String identity() {
-      return "me";
-    }
-
-    @Override
-    public String describe() {
-      return "fake";
-    }
   }
 }

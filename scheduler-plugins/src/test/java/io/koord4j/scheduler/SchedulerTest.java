@@ -29,6 +29,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -47,6 +48,8 @@ class SchedulerTest {
   private final Map<String, String> failures = new ConcurrentHashMap<>();
   private final AtomicBoolean reserveThrows = new AtomicBoolean();
   private final AtomicBoolean preBindThrows = new AtomicBoolean();
+  /** Pods whose next binding fails, once each. */
+  private final Set<String> bindFailsOnce = ConcurrentHashMap.newKeySet();
 
   /** Throws where a test asks it to, as a plugin with a bug would. */
   private final class Flaky implements ReservePlugin, PreBindPlugin {
@@ -68,7 +71,7 @@ class SchedulerTest {
 
     @Override
     public Status preBind(CycleState state, Pod pod, String nodeName) {
-      if (preBindThrows.get()) {
+      if (preBindThrows.get() || bindFailsOnce.remove(pod.getMetadata().getName())) {
         throw new IllegalStateException("pre-bind broke");
       }
       return Status.SUCCESS;
@@ -167,15 +170,21 @@ class SchedulerTest {
 
     cache.upsertNode(node("n3", "1", "8Gi"));
     queue.onEvent(ClusterEvent.NODE_ADDED);
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .until(
-            () -> {
-              runUntilQueueIsIdle();
-              return bindings.size() == 4;
-            });
+    scheduleUntilBound(4);
     // The binding threads report each success just after binding.
     await().untilAsserted(() -> assertThat(failures).isEmpty());
+  }
+
+  @Test
+  void aMemberWhoseBindingFailsAfterPermitIsRetriedUntilItsGangIsWhole() {
+    cache.upsertNode(node("n1", "8", "8Gi"));
+    List<Pod> gang = IntStream.range(0, 4).mapToObj(i -> gangMember("w" + i, "30s")).toList();
+    bindFailsOnce.add("w3");
+    gang.forEach(this::submit);
+
+    scheduleUntilBound(4);
+    assertThat(metrics.attempts(SchedulerMetrics.ERROR)).as("w3's failed binding").isEqualTo(1);
+    assertThat(cache.groupPlaced("default/train")).isEqualTo(4);
   }
 
   @Test
@@ -259,6 +268,17 @@ class SchedulerTest {
   private void submit(Pod pod) {
     cache.upsertPod(pod);
     queue.add(pod);
+  }
+
+  /** Schedules what the queue holds, again as pods back off, until that many pods are bound. */
+  private void scheduleUntilBound(int pods) {
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> {
+              runUntilQueueIsIdle();
+              return bindings.size() == pods;
+            });
   }
 
   private void runUntilQueueIsIdle() {

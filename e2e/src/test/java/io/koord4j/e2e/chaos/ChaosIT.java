@@ -26,26 +26,33 @@ import org.junit.jupiter.api.Test;
  * must succeed and the {@link InvariantChecker} must see nothing broken.
  *
  * <p>Its size comes from system properties: {@code chaos.jobs} (100), {@code chaos.managerKills}
- * (2), {@code chaos.seed} (random, printed). It runs with {@code -Pchaos} or {@code -Dit.test=ChaosIT},
- * not in the default verify: in some runs the admission stalls after the faults, with the leading
- * replica holding the Lease yet refusing its own writes as no longer fenced.
+ * (2), {@code chaos.submitEveryMillis} (500: how often a job is created), {@code chaos.seed}
+ * (random, printed). The default verify runs a short configuration of it, {@code -Pchaos} the long
+ * one (see the e2e pom).
  */
 class ChaosIT {
   private static final Duration LEASE = Duration.ofSeconds(6);
   private static final Duration GANG_TIMEOUT = Duration.ofSeconds(30);
   private static final int[] PRIORITIES = {0, 50, 100};
+  /** The kinds the manager replicas and the checker read. */
+  private static final String[] MANAGER_CRDS = {
+    "elasticquotas.scheduling.sigs.k8s.io", "queues.scheduling.x-k8s.io", "queueunits.scheduling.x-k8s.io",
+    "podgroups.scheduling.sigs.k8s.io", "devices.scheduling.koordinator.sh", "gangfeasibilityparameters.koord4j.io"
+  };
 
   @Test
   void everyJobSucceedsAndNoInvariantBreaksWhileComponentsFail() throws Exception {
     int jobs = Integer.getInteger("chaos.jobs", 100);
     int managerKills = Integer.getInteger("chaos.managerKills", 2);
+    Duration submitEvery = Duration.ofMillis(Long.getLong("chaos.submitEveryMillis", 500));
     long seed = Long.getLong("chaos.seed", System.nanoTime());
     Random random = new Random(seed);
-    System.out.printf("chaos: %d jobs, %d manager kills, seed %d (-Dchaos.seed=%d repeats it)%n",
-        jobs, managerKills, seed, seed);
+    System.out.printf("chaos: %d jobs, one every %d ms, %d manager kills, seed %d (-Dchaos.seed=%d repeats it)%n",
+        jobs, submitEvery.toMillis(), managerKills, seed, seed);
+    Instant began = Instant.now();
     InProcessManager.stop(); // only the replicas under test may admit
     InProcessManager.ensureNodes();
-    try (KubernetesClient client = LocalCluster.client();
+    try (KubernetesClient client = withCrds(LocalCluster.client());
         TestCluster cluster = new TestCluster(client, "chaos");
         InvariantChecker checker = new InvariantChecker(client, cluster.namespace, cluster.prefix, GANG_TIMEOUT);
         ManagerReplicas managers =
@@ -56,25 +63,36 @@ class ChaosIT {
         priorityClasses.add(cluster.priorityClass("p" + priority, priority));
       }
       managers.start(2);
-      Submitter submitter = new Submitter(cluster, leaves, priorityClasses, jobs, random);
+      Submitter submitter = new Submitter(cluster, leaves, priorityClasses, jobs, submitEvery, random);
       Thread submitting = new Thread(submitter, "chaos-submitter");
       submitting.start();
+      Instant submissionsBegan = Instant.now();
 
       List<Fault> faults = faults(cluster, managers, managerKills);
       Collections.shuffle(faults, random);
-      for (Fault fault : faults) {
-        Thread.sleep(2_000 + random.nextInt(4_000));
-        inject(fault, checker);
+      // Spread over the submissions, so that jobs of every phase meet a fault, at least 2 s apart.
+      Duration submissions = submitEvery.multipliedBy(jobs);
+      for (int i = 0; i < faults.size(); i++) {
+        Instant due = submissionsBegan.plus(submissions.multipliedBy(i + 1).dividedBy(faults.size() + 1));
+        Thread.sleep(Math.max(2_000, Duration.between(Instant.now(), due).toMillis()) + random.nextInt(2_000));
+        inject(faults.get(i), checker, jobs);
       }
       submitting.join();
 
       await("every job succeeds").atMost(Duration.ofMinutes(5 + jobs / 100)).pollInterval(Duration.ofSeconds(2))
           .until(() -> succeeded(cluster) == jobs);
-      System.out.printf("chaos: %d jobs succeeded, %d resumes, %d manager replicas started in all%n",
-          jobs, checker.totalResumes(), managers.started());
+      System.out.printf("chaos: %d jobs succeeded in %d s, %d resumes, %d manager replicas started in all, %d violations%n",
+          jobs, Duration.between(began, Instant.now()).toSeconds(), checker.totalResumes(), managers.started(),
+          checker.violations().size());
       assertThat(checker.violations()).as("invariants broken").isEmpty();
       assertThat(checker.resumes()).as("every job was resumed").hasSize(jobs);
     }
+  }
+
+  /** A run of this test alone finds the cluster as it was left, perhaps started afresh. */
+  private static KubernetesClient withCrds(KubernetesClient client) {
+    LocalCluster.ensureCrds(client, MANAGER_CRDS);
+    return client;
   }
 
   /** root (24 CPU) over a and b (min 12 each), each over two leaves (min 6): leaves borrow up to 24. */
@@ -118,16 +136,22 @@ class ChaosIT {
         .orElseThrow();
   }
 
-  /** Injects the fault and prints how long until the next job was resumed after it. */
-  private static void inject(Fault fault, InvariantChecker checker) throws Exception {
+  /**
+   * Injects the fault and prints how long until the next job was resumed after it, unless every
+   * job was resumed already.
+   */
+  private static void inject(Fault fault, InvariantChecker checker, int jobs) throws Exception {
     Instant start = Instant.now();
     fault.action().run();
     Instant injected = Instant.now();
     int resumesBefore = checker.totalResumes();
-    boolean resumed = awaitQuietly(() -> checker.totalResumes() > resumesBefore, Duration.ofSeconds(30));
+    boolean resumed = awaitQuietly(
+        () -> checker.totalResumes() > resumesBefore || checker.resumes().size() == jobs, Duration.ofSeconds(30));
+    String next = checker.totalResumes() > resumesBefore
+        ? Duration.between(injected, Instant.now()).toMillis() + " ms after"
+        : resumed ? "none, every job was resumed" : "not within 30 s";
     System.out.printf("chaos: %-40s took %5d ms; next resume %s%n", fault.name(),
-        Duration.between(start, injected).toMillis(),
-        resumed ? Duration.between(injected, Instant.now()).toMillis() + " ms after" : "not within 30 s");
+        Duration.between(start, injected).toMillis(), next);
   }
 
   private static boolean awaitQuietly(java.util.concurrent.Callable<Boolean> condition, Duration atMost) {
@@ -147,7 +171,7 @@ class ChaosIT {
   }
 
   /**
-   * Creates the jobs at about two a second: first mostly into one leaf, which borrows, then spread
+   * Creates the jobs at the given pace: first mostly into one leaf, which borrows, then spread
    * over all, which claims the lent quota back. Creates that fail while the API server is down are
    * retried until they land once.
    */
@@ -156,14 +180,17 @@ class ChaosIT {
     private final List<String> leaves;
     private final List<String> priorityClasses;
     private final int jobs;
+    private final Duration every;
     private final Random random;
     private final AtomicInteger retries = new AtomicInteger();
 
-    Submitter(TestCluster cluster, List<String> leaves, List<String> priorityClasses, int jobs, Random random) {
+    Submitter(
+        TestCluster cluster, List<String> leaves, List<String> priorityClasses, int jobs, Duration every, Random random) {
       this.cluster = cluster;
       this.leaves = leaves;
       this.priorityClasses = priorityClasses;
       this.jobs = jobs;
+      this.every = every;
       this.random = random;
     }
 
@@ -173,7 +200,7 @@ class ChaosIT {
         String leaf = i < jobs / 3 && random.nextInt(4) > 0 ? leaves.get(0) : leaves.get(random.nextInt(leaves.size()));
         create(String.format("job-%04d", i), leaf, 1 + random.nextInt(4),
             priorityClasses.get(random.nextInt(priorityClasses.size())), (2 + random.nextInt(3)) + "s");
-        sleep(500);
+        sleep(every.toMillis());
       }
       System.out.printf("chaos: %d jobs submitted, %d creates retried%n", jobs, retries.get());
     }

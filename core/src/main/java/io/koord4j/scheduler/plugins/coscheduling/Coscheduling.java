@@ -16,6 +16,7 @@ import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToIntFunction;
 
 /**
@@ -61,6 +62,8 @@ public final class Coscheduling extends BasePlugin
   private final WaitingPods waitingPods;
   /** The latest view of each gang seen at PreFilter, for checking the other gangs of a group. */
   private final Map<String, Gang> known = new ConcurrentHashMap<>();
+  /** Gangs known after the last pruning: the next comes once as many more are, amortizing its cost. */
+  private final AtomicInteger prunedAt = new AtomicInteger();
 
   public Coscheduling(GangResolver resolver, GangCounts counts, WaitingPods waitingPods) {
     super(NAME, EnumSet.of(ClusterEvent.POD_ADDED, ClusterEvent.POD_GROUP_CHANGED));
@@ -83,6 +86,7 @@ public final class Coscheduling extends BasePlugin
     }
     Gang g = gang.get();
     known.put(g.id(), g);
+    pruneIfGrown();
     int members = counts.members(g.id());
     if (members < g.minMember()) {
       return Status.unresolvable(
@@ -128,6 +132,21 @@ public final class Coscheduling extends BasePlugin
       }
     }
     return Decision.ALLOW;
+  }
+
+  /** How many gangs are remembered: those with pods, and at most as many gone ones. */
+  int knownGangs() {
+    return known.size();
+  }
+
+  /** Forgets the gangs whose pods are all gone, once the map has doubled since it last did. */
+  private void pruneIfGrown() {
+    int size = known.size();
+    int last = prunedAt.get();
+    if (size > Math.max(2 * last, 64) && prunedAt.compareAndSet(last, size)) {
+      known.keySet().removeIf(id -> counts.members(id) == 0);
+      prunedAt.set(known.size());
+    }
   }
 
   /** A gang is satisfied once minMember of its pods are placed; an unseen gang is not. */

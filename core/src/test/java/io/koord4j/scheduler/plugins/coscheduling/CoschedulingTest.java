@@ -114,6 +114,25 @@ class CoschedulingTest {
   }
 
   @Test
+  void gangsWhosePodsAreAllGoneAreForgotten() {
+    members.put("default/live", 1);
+    placed.put("default/live", 1);
+    plugin.preFilter(new CycleState(), member("live-0", "live", 1, "Strict"));
+    for (int i = 0; i < 1_000; i++) {
+      String gang = "g" + i;
+      members.put("default/" + gang, 1);
+      plugin.preFilter(new CycleState(), member("p" + i, gang, 1, "Strict"));
+      members.remove("default/" + gang);
+    }
+
+    assertThat(plugin.knownGangs()).as("gangs remembered").isLessThanOrEqualTo(2 * 64 + 1);
+    members.put("default/late", 1);
+    placed.put("default/late", 1);
+    Pod late = withGroups(member("late-0", "late", 1, "Strict"), "[\"default/late\",\"default/live\"]");
+    assertThat(permit(late)).as("its group's gang with pods is still known").isCompletedWithValue(Status.SUCCESS);
+  }
+
+  @Test
   void aPodWithoutAGangPassesEveryPoint() {
     CycleState state = new CycleState();
     Pod pod = pod("solo", "1", "1Gi");
