@@ -61,6 +61,14 @@ public final class SimulateCommand implements Runnable {
     }
   }
 
+  /** Prints a run's heading and table and where its report is; the exit status. */
+  private static int printed(String heading, String table, Path report) {
+    System.out.println(heading.replace("# ", "") + "\n");
+    System.out.println(table);
+    System.out.println("report: " + report);
+    return 0;
+  }
+
   private static List<String> items(String commaSeparated) {
     return Arrays.stream(commaSeparated.split(",")).map(String::trim).toList();
   }
@@ -101,10 +109,7 @@ public final class SimulateCommand implements Runnable {
           "# Workload inflation%n%n%d nodes, %d GPUs, %d trace tasks; %d repetitions, seed %d; %.1f s",
           nodes.size(), gpus, tasks.size(), repetitions, trace.seed, seconds);
       report.write(trace.out, heading);
-      System.out.println(heading.replace("# ", "") + "\n");
-      System.out.println(report.table());
-      System.out.println("report: " + trace.out.resolve("report.md"));
-      return 0;
+      return printed(heading, report.table(), trace.out.resolve("report.md"));
     }
   }
 
@@ -139,10 +144,7 @@ public final class SimulateCommand implements Runnable {
           "# Trace replay%n%n%d nodes, %d tasks; seed %d; %.1f s",
           nodes.size(), tasks.size(), trace.seed, (System.nanoTime() - loaded.startNanos()) / 1e9);
       report.write(trace.out, heading);
-      System.out.println(heading.replace("# ", "") + "\n");
-      System.out.println(report.table());
-      System.out.println("report: " + trace.out.resolve("replay.md"));
-      return 0;
+      return printed(heading, report.table(), trace.out.resolve("replay.md"));
     }
   }
 

@@ -109,63 +109,48 @@ class KubectlImportKueueIT extends InProcessManagerBase {
         apiVersion: kueue.x-k8s.io/v1beta2
         kind: ResourceFlavor
         metadata:
-          name: %1$s
+          name: %s
         spec:
           nodeLabels:
             kubernetes.io/os: linux
+        """.formatted(FLAVOR)
+        + clusterQueue(TEAM_A, "StrictFIFO", ", borrowingLimit: 2") + clusterQueue(TEAM_B, "BestEffortFIFO", "")
+        + localQueue(namespaceA, TEAM_A) + localQueue(namespaceB, TEAM_B);
+  }
+
+  /** A ClusterQueue of the cohort with 4 CPUs and 16Gi of the flavor. */
+  private static String clusterQueue(String name, String queueingStrategy, String cpuLimit) {
+    return """
         ---
         apiVersion: kueue.x-k8s.io/v1beta2
         kind: ClusterQueue
         metadata:
-          name: %2$s
+          name: %s
         spec:
           namespaceSelector: {}
-          cohortName: %4$s
-          queueingStrategy: StrictFIFO
+          cohortName: %s
+          queueingStrategy: %s
           resourceGroups:
           - coveredResources: ["cpu", "memory"]
             flavors:
-            - name: %1$s
+            - name: %s
               resources:
-              - name: "cpu"
-                nominalQuota: 4
-                borrowingLimit: 2
-              - name: "memory"
-                nominalQuota: 16Gi
-        ---
-        apiVersion: kueue.x-k8s.io/v1beta2
-        kind: ClusterQueue
-        metadata:
-          name: %3$s
-        spec:
-          namespaceSelector: {}
-          cohortName: %4$s
-          resourceGroups:
-          - coveredResources: ["cpu", "memory"]
-            flavors:
-            - name: %1$s
-              resources:
-              - name: "cpu"
-                nominalQuota: 4
-              - name: "memory"
-                nominalQuota: 16Gi
+              - {name: "cpu", nominalQuota: 4%s}
+              - {name: "memory", nominalQuota: 16Gi}
+        """.formatted(name, COHORT, queueingStrategy, FLAVOR, cpuLimit);
+  }
+
+  private static String localQueue(String namespace, String clusterQueue) {
+    return """
         ---
         apiVersion: kueue.x-k8s.io/v1beta2
         kind: LocalQueue
         metadata:
-          namespace: %6$s
-          name: %5$s
+          namespace: %s
+          name: %s
         spec:
-          clusterQueue: %2$s
-        ---
-        apiVersion: kueue.x-k8s.io/v1beta2
-        kind: LocalQueue
-        metadata:
-          namespace: %7$s
-          name: %5$s
-        spec:
-          clusterQueue: %3$s
-        """.formatted(FLAVOR, TEAM_A, TEAM_B, COHORT, LOCAL_QUEUE, namespaceA, namespaceB);
+          clusterQueue: %s
+        """.formatted(namespace, LOCAL_QUEUE, clusterQueue);
   }
 
   /** A one-pod Job as Kueue's docs write it: the queue-name label, created suspended. */
