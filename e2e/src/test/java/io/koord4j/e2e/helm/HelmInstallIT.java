@@ -92,6 +92,10 @@ class HelmInstallIT {
               new Access("update", "", "secrets"),
               // Events on jobs that wait or are invalid; the scenario's jobs are admitted at once.
               new Access("create", "", "events"),
+              // ElasticQuotas are created only when missing: the system quotas, which earlier tests'
+              // managers made on this cluster already, and a profile's root quota, created by
+              // server-side apply (audited as patch).
+              new Access("create", "scheduling.sigs.k8s.io", "elasticquotas"),
               // The webhook reads a PodGroup its cache does not hold yet.
               new Access("get", "scheduling.sigs.k8s.io", "podgroups"),
               // A unit is re-read when an admission write failed, and updated when its job's queue,
