@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.offset;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -20,7 +19,7 @@ import io.koord4j.api.slo.NodeMetricStatus;
 import io.koord4j.api.slo.NodeSLO;
 import io.koord4j.api.slo.PodMetricInfo;
 import io.koord4j.manager.noderesource.BatchResourceReconciler;
-import io.koord4j.manager.support.SharedInformers;
+import io.koord4j.manager.noderesource.NodeBatchResources;
 import io.koord4j.scheduler.KoordScheduler;
 import io.koord4j.testing.LocalCluster;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -30,7 +29,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -182,17 +180,7 @@ class KoordletOnRealNodeIT {
     client.pods().inNamespace(NAMESPACE).withName("service").delete();
     client.pods().inNamespace(NAMESPACE).withName("batch").delete();
     await().atMost(Duration.ofSeconds(60)).until(() -> client.pods().inNamespace(NAMESPACE).list().getItems().size() == 1);
-    client.resource(new ConfigMapBuilder().withNewMetadata().withName("slo-controller-config").withNamespace(NAMESPACE)
-        .endMetadata().addToData("colocation-config", """
-            {"enable": false,
-             "nodeConfigs": [{"name": "real-node", "nodeSelector": {"matchLabels": {"%s": "true"}},
-                              "enable": true, "cpuReclaimThresholdPercent": 100, "memoryReclaimThresholdPercent": 65}]}
-            """.formatted(RealNode.LABEL)).build()).create();
-    SharedInformers informers = new SharedInformers(client);
-    BatchResourceReconciler batch = BatchResourceReconciler.forCluster(client, informers,
-            Map.of(BatchResourceReconciler.SWITCH, "true", "KOORD4J_SLO_CONFIG_NAMESPACE", NAMESPACE), Clock.systemUTC())
-        .orElseThrow();
-    batch.start();
+    NodeBatchResources batch = NodeBatchResources.start(client, NAMESPACE, RealNode.LABEL, "true", 100, 65);
     String schedulerName = "koord-scheduler-" + NAMESPACE;
     try (KoordScheduler scheduler = new KoordScheduler(client, new SimpleMeterRegistry(),
         KoordScheduler.Options.defaults().withSchedulerName(schedulerName)
@@ -215,7 +203,6 @@ class KoordletOnRealNodeIT {
       });
     } finally {
       batch.close();
-      informers.close();
     }
   }
 
