@@ -64,11 +64,18 @@ public interface JobAdapter<T extends HasMetadata> {
   /** Whether the job is held back so that it starts no pods. */
   boolean isSuspended(T job);
 
+  /** A copy of the job, suspended or allowed to start its pods. */
+  T withSuspended(T job, boolean suspended);
+
   /** A copy of the job, suspended. */
-  T suspend(T job);
+  default T suspend(T job) {
+    return withSuspended(job, true);
+  }
 
   /** A copy of the job, allowed to start its pods. */
-  T resume(T job);
+  default T resume(T job) {
+    return withSuspended(job, false);
+  }
 
   /**
    * A copy of the job with every pod template replaced by {@code edit} of it, e.g. to put the pods

@@ -19,7 +19,7 @@ import java.util.function.UnaryOperator;
  * <p>Finished when {@code status.jobDeploymentStatus} is Complete (succeeded if
  * {@code status.jobStatus} is SUCCEEDED) or Failed.
  */
-public final class RayJobAdapter implements JobAdapter<RayJobAdapter.RayJob> {
+public final class RayJobAdapter implements SuspendedInSpec<RayJobAdapter.RayJob> {
 
   static final String KIND = "RayJob";
   private static final String CLUSTER_SPEC_PATH = "spec.rayClusterSpec";
@@ -33,21 +33,6 @@ public final class RayJobAdapter implements JobAdapter<RayJobAdapter.RayJob> {
   @Override
   public Class<RayJob> type() {
     return RayJob.class;
-  }
-
-  @Override
-  public boolean isSuspended(RayJob job) {
-    return JobFields.isSpecSuspended(job);
-  }
-
-  @Override
-  public RayJob suspend(RayJob job) {
-    return JobFields.withSpecSuspend(job, true);
-  }
-
-  @Override
-  public RayJob resume(RayJob job) {
-    return JobFields.withSpecSuspend(job, false);
   }
 
   @Override
