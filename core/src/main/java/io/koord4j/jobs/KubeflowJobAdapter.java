@@ -89,11 +89,6 @@ abstract class KubeflowJobAdapter<T extends GenericKubernetesResource> implement
   }
 
   @Override
-  public Optional<Integer> priority(T job) {
-    return JobFields.priority(podSets(job));
-  }
-
-  @Override
   public JobPhase status(T job) {
     if (JobFields.hasTrueCondition(job, "Succeeded")) {
       return JobPhase.SUCCEEDED;

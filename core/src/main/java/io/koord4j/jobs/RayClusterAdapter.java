@@ -53,16 +53,6 @@ public final class RayClusterAdapter implements SuspendedInSpec<RayClusterAdapte
   }
 
   @Override
-  public Optional<String> priorityClassName(RayCluster cluster) {
-    return JobFields.priorityClassName(podSets(cluster));
-  }
-
-  @Override
-  public Optional<Integer> priority(RayCluster cluster) {
-    return JobFields.priority(podSets(cluster));
-  }
-
-  @Override
   public JobPhase status(RayCluster cluster) {
     Optional<Map<String, Object>> status = JobFields.object(JobFields.root(cluster), "status", "");
     return status.flatMap(s -> JobFields.string(s, "state")).filter("ready"::equals).isPresent()

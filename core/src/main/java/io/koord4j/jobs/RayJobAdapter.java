@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Version;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
@@ -45,16 +44,6 @@ public final class RayJobAdapter implements SuspendedInSpec<RayJobAdapter.RayJob
   @Override
   public List<PodSetInfo> podSets(RayJob job) {
     return RayClusterSpecs.podSets(clusterSpec(job), CLUSTER_SPEC_PATH);
-  }
-
-  @Override
-  public Optional<String> priorityClassName(RayJob job) {
-    return JobFields.priorityClassName(podSets(job));
-  }
-
-  @Override
-  public Optional<Integer> priority(RayJob job) {
-    return JobFields.priority(podSets(job));
   }
 
   @Override

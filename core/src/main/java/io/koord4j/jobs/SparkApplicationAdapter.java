@@ -107,11 +107,6 @@ public final class SparkApplicationAdapter
   }
 
   @Override
-  public Optional<String> priorityClassName(SparkApplication app) {
-    return JobFields.priorityClassName(podSets(app));
-  }
-
-  @Override
   public Optional<Integer> priority(SparkApplication app) {
     return Optional.empty();
   }
