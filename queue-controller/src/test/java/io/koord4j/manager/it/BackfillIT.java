@@ -9,6 +9,7 @@ import io.koord4j.api.WellKnown;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueUnitConditions;
 import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.testing.Conflicts;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -32,13 +33,13 @@ class BackfillIT extends InProcessManagerBase {
   void aShortJobIsBackfilledAheadOfABlockedGangThatStillStartsByItsReservation() {
     try (TestCluster cluster = new TestCluster(client, "it-backfill")) {
       String quota = cluster.quota("team", null, false, "4", "4");
-      cluster.client.resources(ElasticQuota.class).inNamespace(TestCluster.QUOTA_NAMESPACE).withName(quota)
-          .edit(q -> {
+      Conflicts.retrying(() -> cluster.client.resources(ElasticQuota.class).inNamespace(TestCluster.QUOTA_NAMESPACE)
+          .withName(quota).edit(q -> {
             Map<String, String> annotations = new HashMap<>(orEmpty(q.getMetadata().getAnnotations()));
             annotations.put(WellKnown.BACKFILL, "true");
             q.getMetadata().setAnnotations(annotations);
             return q;
-          });
+          }));
       await().atMost(WAIT).until(() -> "true".equals(orEmpty(queue(quota).getMetadata().getAnnotations())
           .get(WellKnown.BACKFILL)));
 

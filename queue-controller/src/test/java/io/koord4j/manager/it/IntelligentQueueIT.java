@@ -8,6 +8,7 @@ import io.koord4j.api.WellKnown;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueUnitConditions;
 import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.testing.Conflicts;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -56,13 +57,13 @@ class IntelligentQueueIT extends InProcessManagerBase {
   }
 
   private static void editQuota(TestCluster cluster, String quota, Consumer<ElasticQuota> change) {
-    cluster.client.resources(ElasticQuota.class).inNamespace(TestCluster.QUOTA_NAMESPACE).withName(quota)
-        .edit(q -> {
+    Conflicts.retrying(() -> cluster.client.resources(ElasticQuota.class).inNamespace(TestCluster.QUOTA_NAMESPACE)
+        .withName(quota).edit(q -> {
           q.getMetadata().setLabels(new HashMap<>(orEmpty(q.getMetadata().getLabels())));
           q.getMetadata().setAnnotations(new HashMap<>(orEmpty(q.getMetadata().getAnnotations())));
           change.accept(q);
           return q;
-        });
+        }));
   }
 
   private static Map<String, String> orEmpty(Map<String, String> map) {

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.koord4j.api.queue.QueueUnitConditions;
+import io.koord4j.testing.Conflicts;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -25,8 +26,8 @@ class JobChangeIT extends InProcessManagerBase {
       client.resource(new JobBuilder(job).editSpec().withCompletions(8).endSpec().build()).create();
       await().atMost(DECISION).until(() -> cluster.resumed("grows"));
 
-      client.batch().v1().jobs().inNamespace(cluster.namespace).withName("grows")
-          .edit(running -> new JobBuilder(running).editSpec().withParallelism(4).endSpec().build());
+      Conflicts.retrying(() -> client.batch().v1().jobs().inNamespace(cluster.namespace).withName("grows")
+          .edit(running -> new JobBuilder(running).editSpec().withParallelism(4).endSpec().build()));
 
       await().atMost(DECISION)
           .untilAsserted(

@@ -14,6 +14,7 @@ import io.koord4j.api.WellKnown;
 import io.koord4j.api.kueue.PodSet;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitPhase;
+import io.koord4j.testing.Conflicts;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -288,7 +289,7 @@ class JobKindsIT extends InProcessManagerBase {
     };
     var resource = client.genericKubernetesResources(kind.apiVersion, kind.kind)
         .inNamespace(cluster.namespace).withName(created.getMetadata().getName());
-    return kind == Kind.WORKFLOW ? resource.edit(finished) : resource.editStatus(finished);
+    return Conflicts.retrying(() -> kind == Kind.WORKFLOW ? resource.edit(finished) : resource.editStatus(finished));
   }
 
   private GenericKubernetesResource get(Kind kind, TestCluster cluster, String name) {

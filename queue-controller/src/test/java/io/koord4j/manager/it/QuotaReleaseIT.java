@@ -12,6 +12,7 @@ import io.koord4j.api.queue.QueueUnitConditions;
 import io.koord4j.api.queue.QueueUnitPhase;
 import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.manager.admission.UnitStatuses;
+import io.koord4j.testing.Conflicts;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
@@ -129,17 +130,18 @@ class QuotaReleaseIT extends InProcessManagerBase {
   }
 
   private void hold(Pod pod) {
-    client.pods().resource(pod).edit(p -> new PodBuilder(p).editMetadata().addToFinalizers(HOLD).endMetadata().build());
+    Conflicts.retrying(() -> client.pods().resource(pod)
+        .edit(p -> new PodBuilder(p).editMetadata().addToFinalizers(HOLD).endMetadata().build()));
   }
 
   private void release(Pod pod) {
     Pod current = client.pods().resource(pod).get();
     if (current != null) {
-      client.pods().resource(current).edit(p -> {
+      Conflicts.retrying(() -> client.pods().resource(current).edit(p -> {
         p.getMetadata().setFinalizers(
             p.getMetadata().getFinalizers().stream().filter(f -> !HOLD.equals(f)).toList());
         return p;
-      });
+      }));
     }
   }
 

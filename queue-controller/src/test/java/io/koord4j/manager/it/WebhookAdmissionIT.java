@@ -20,6 +20,7 @@ import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueSpec;
 import io.koord4j.api.queue.QueueUnitConditions;
 import io.koord4j.api.queue.QueueUnitPhase;
+import io.koord4j.testing.Conflicts;
 import io.koord4j.testing.LocalCluster;
 import io.koord4j.webhook.WebhookServer;
 import io.koord4j.webhook.WebhookSettings;
@@ -101,8 +102,8 @@ class WebhookAdmissionIT {
       await().atMost(Duration.ofMinutes(3)).until(() -> cluster.resumed("grows"));
 
       assertThatThrownBy(
-              () -> client.batch().v1().jobs().inNamespace(cluster.namespace).withName("grows")
-                  .edit(running -> new JobBuilder(running).editSpec().withParallelism(4).endSpec().build()))
+              () -> Conflicts.retrying(() -> client.batch().v1().jobs().inNamespace(cluster.namespace).withName("grows")
+                  .edit(running -> new JobBuilder(running).editSpec().withParallelism(4).endSpec().build())))
           .isInstanceOf(KubernetesClientException.class)
           .hasMessageContaining("a running job cannot change the size its queue admitted (pod set \"main\" from 2 to 4 pods");
       assertThat(cluster.job("grows").getSpec().getParallelism()).isEqualTo(2);

@@ -13,10 +13,10 @@ import io.koord4j.api.WellKnown;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.manager.admission.UnitStatuses;
 import io.koord4j.manager.it.InProcessManager;
-import io.koord4j.manager.support.Json;
 import io.koord4j.manager.support.SharedInformers;
 import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.quota.ResourceVector;
+import io.koord4j.testing.Conflicts;
 import io.koord4j.testing.LocalCluster;
 import java.time.Clock;
 import java.time.Duration;
@@ -75,9 +75,10 @@ class BatchJobReconcilerIT {
     assertThat(held.getSpec().getSuspend()).isTrue();
     assertThat(held.getMetadata().getAnnotations()).containsEntry(WellKnown.JOB_HAS_ENQUEUED, "true");
 
-    QueueUnit admitted = Json.copy(unit);
-    admitted.setStatus(UnitStatuses.admitted(unit, "research", Instant.now()));
-    OPERATOR.getKubernetesClient().resource(admitted).updateStatus();
+    Conflicts.retrying(() -> OPERATOR.getKubernetesClient().resource(unit).editStatus(current -> {
+      current.setStatus(UnitStatuses.admitted(current, "research", Instant.now()));
+      return current;
+    }));
 
     Job started = await().atMost(WAIT).until(() -> OPERATOR.get(Job.class, "train"),
         job -> Boolean.FALSE.equals(job.getSpec().getSuspend()));
