@@ -16,6 +16,9 @@ import java.util.Map;
  * every pod, and pod templates that join it. Pure.
  */
 public final class Gangs {
+  /** Who applies PodGroups, so that the server keeps their spec as the manager's alone. */
+  public static final String FIELD_MANAGER = "koord4j-manager";
+
   private Gangs() {}
 
   public static int size(List<PodSetInfo> podSets) {

@@ -148,7 +148,8 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
             : client.resource(suspended).editStatus(ran -> adapter.withTemplatesMutable(ran).orElse(ran));
     List<PodSetInfo> podSets = adapter.podSets(job);
     if (Gangs.needsPodGroup(podSets)) {
-      KubeObjects.createIfAbsent(client, Gangs.podGroup(job, podSets));
+      // Applied, not only created: a job requeued at a new size needs its gang's new minMember.
+      client.resource(Gangs.podGroup(job, podSets)).fieldManager(Gangs.FIELD_MANAGER).forceConflicts().serverSideApply();
     }
     T started = adapter.resume(adapter.editPodTemplates(
         job, t -> Gangs.withNodeSelector(Gangs.join(t, job, podSets), nodeSelector)));

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.koord4j.api.gang.PodGroup;
 import io.koord4j.api.queue.QueueUnitConditions;
 import io.koord4j.testing.Conflicts;
 import java.time.Duration;
@@ -42,6 +43,9 @@ class JobChangeIT extends InProcessManagerBase {
           .until(() -> cluster.unit("grows").getSpec().getPodSet().get(0).getCount() == 4
               && cluster.resumed("grows"));
       assertThat(cluster.condition("grows", QueueUnitConditions.ADMITTED).getStatus()).isEqualTo("True");
+      // Its gang is as large as it now is: the scheduler waits for all 4 pods, not the 2 it had.
+      await().atMost(DECISION).until(() -> client.resources(PodGroup.class).inNamespace(cluster.namespace)
+          .withName("grows").get().getSpec().getMinMember() == 4);
     }
   }
 }
