@@ -25,9 +25,22 @@ public final class Placer {
     this.random = random;
   }
 
-  /** Binds the task and says where, or empty when no node fits it. */
+  /**
+   * A new pod of the task: the policy sees it arrive; binds it and says where, or empty when no
+   * node fits it.
+   */
   public Optional<Placement> place(TaskShape task) {
+    arrive(task);
+    return placeAgain(task);
+  }
+
+  /** A new pod of the task that the policy sees arrive, though it is not placed now. */
+  public void arrive(TaskShape task) {
     policy.arrived(task);
+  }
+
+  /** A pod that arrived before, tried again: as {@link #place}, without arriving again. */
+  public Optional<Placement> placeAgain(TaskShape task) {
     if (policy.version() != policyVersion) {
       policyVersion = policy.version();
       cluster.forgetEvaluations();

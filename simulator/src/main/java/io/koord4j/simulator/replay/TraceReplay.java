@@ -22,11 +22,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
@@ -101,6 +103,8 @@ public final class TraceReplay {
   private final Map<String, Long> starts = new HashMap<>();
   /** Admitted units whose pods wait for room on the nodes, in the order they were admitted. */
   private final List<String> unplaced = new ArrayList<>();
+  /** Admitted units whose pods the placement policy has seen arrive. */
+  private final Set<String> arrived = new HashSet<>();
   private final Map<String, List<PlacedPod>> placedPods = new HashMap<>();
   private final List<String> admissions = new ArrayList<>();
   private final Queueing queueing;
@@ -258,7 +262,7 @@ public final class TraceReplay {
     unplaced.sort(Comparator.comparingInt((String id) -> -tasks.get(id).priority()));
     for (var waiting = unplaced.iterator(); waiting.hasNext(); ) {
       String id = waiting.next();
-      Optional<List<Placement>> gang = placeGang(tasks.get(id));
+      Optional<List<Placement>> gang = placeGang(id, tasks.get(id));
       if (gang.isPresent()) {
         waiting.remove();
         start(id, tasks.get(id), gang.get(), now);
@@ -266,8 +270,12 @@ public final class TraceReplay {
     }
   }
 
-  /** A preempted unit's job stops at once, releasing its nodes, and its unit queues again. */
+  /**
+   * A preempted unit's job stops at once, releasing its nodes, and its unit queues again; once
+   * admitted again, its job makes new pods.
+   */
   private void stop(String id, Instant at) {
+    arrived.remove(id);
     if (!unplaced.remove(id)) {
       running.removeIf(r -> r.id().equals(id));
       release(tasks.get(id), placements.remove(id));
@@ -292,12 +300,20 @@ public final class TraceReplay {
     return new PlacedPod(nodes.get(placement.node()).name(), gpus, placement.tiedNodes());
   }
 
-  /** Every pod of the task, or none: pods placed before one that finds no node are released. */
-  private Optional<List<Placement>> placeGang(TaskSpec task) {
+  /**
+   * Every pod of the task, or none: pods placed before one that finds no node are released. On the
+   * first try every pod arrives, each in its own scheduling cycle, as in koord-scheduler; tries
+   * after that are the same pods again.
+   */
+  private Optional<List<Placement>> placeGang(String id, TaskSpec task) {
+    boolean first = arrived.add(id);
     List<Placement> gang = new ArrayList<>();
     for (int pod = 0; pod < task.pods(); pod++) {
-      Optional<Placement> placement = placer.place(task.shape());
+      Optional<Placement> placement = first ? placer.place(task.shape()) : placer.placeAgain(task.shape());
       if (placement.isEmpty()) {
+        for (int later = pod + 1; first && later < task.pods(); later++) {
+          placer.arrive(task.shape());
+        }
         release(task, gang);
         return Optional.empty();
       }
