@@ -29,7 +29,6 @@ import io.koord4j.simulator.trace.NodeSpec;
 import io.koord4j.simulator.trace.TaskShape;
 import io.koord4j.simulator.trace.TaskSpec;
 import io.koord4j.testing.LocalCluster;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -88,10 +87,7 @@ class SimulatorFidelityIT extends InProcessManagerBase {
   static void startScheduler() {
     LocalCluster.ensureCrds(client, "podgroups.scheduling.sigs.k8s.io", "devices.scheduling.koordinator.sh",
         "elasticquotas.scheduling.sigs.k8s.io", "nodemetrics.slo.koordinator.sh");
-    scheduler = new KoordScheduler(client, new SimpleMeterRegistry(),
-        KoordScheduler.Options.defaults().withSchedulerName(SCHEDULER)
-            .withBackoff(Duration.ofMillis(200), Duration.ofSeconds(2)));
-    scheduler.start();
+    scheduler = TestSchedulers.start(client, SCHEDULER);
   }
 
   @AfterAll
