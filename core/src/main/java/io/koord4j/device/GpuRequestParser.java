@@ -12,10 +12,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.koord4j.api.WellKnown;
 import io.koord4j.quantity.ResourceQuantities;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -171,31 +173,29 @@ final class GpuRequestParser {
 
   private static TopologyScope requiredScope(String where, String json) {
     JsonNode gpu = object(where, WellKnown.DEVICE_ALLOCATE_HINT, json).path("gpu");
-    JsonNode value = gpu.get("requiredTopologyScope");
-    if (value == null || value.asText().isEmpty()) {
-      return null;
-    }
-    TopologyScope scope = TopologyScope.fromJson(value.asText());
-    if (scope == null) {
-      throw new InvalidDeviceSpecException(
-          where + "annotation " + WellKnown.DEVICE_ALLOCATE_HINT + ": requiredTopologyScope \""
-              + value.asText() + "\" is not one of " + TopologyScope.jsonNames());
-    }
-    return scope;
+    return oneOf(
+        TopologyScope.values(), TopologyScope::jsonName, gpu.get("requiredTopologyScope"), null,
+        where + "annotation " + WellKnown.DEVICE_ALLOCATE_HINT + ": requiredTopologyScope");
   }
 
   private static PartitionAllocatePolicy allocatePolicy(String where, JsonNode spec) {
-    JsonNode value = spec.get("allocatePolicy");
+    return oneOf(
+        PartitionAllocatePolicy.values(), PartitionAllocatePolicy::jsonName, spec.get("allocatePolicy"),
+        PartitionAllocatePolicy.BEST_EFFORT,
+        where + "annotation " + WellKnown.GPU_PARTITION_SPEC + ": allocatePolicy");
+  }
+
+  /** The constant whose JSON name the value holds; {@code absent} when the value is missing or empty. */
+  private static <E> E oneOf(E[] constants, Function<E, String> jsonName, JsonNode value, E absent, String field) {
     if (value == null || value.asText().isEmpty()) {
-      return PartitionAllocatePolicy.BEST_EFFORT;
+      return absent;
     }
-    PartitionAllocatePolicy policy = PartitionAllocatePolicy.fromJson(value.asText());
-    if (policy == null) {
-      throw new InvalidDeviceSpecException(
-          where + "annotation " + WellKnown.GPU_PARTITION_SPEC + ": allocatePolicy \""
-              + value.asText() + "\" is not one of " + PartitionAllocatePolicy.jsonNames());
-    }
-    return policy;
+    return Arrays.stream(constants)
+        .filter(constant -> jsonName.apply(constant).equals(value.asText()))
+        .findFirst()
+        .orElseThrow(() -> new InvalidDeviceSpecException(
+            field + " \"" + value.asText() + "\" is not one of "
+                + Arrays.stream(constants).map(jsonName).collect(Collectors.joining(", "))));
   }
 
   private static long ringBusBandwidth(String where, JsonNode spec) {

@@ -1,8 +1,5 @@
 package io.koord4j.device;
 
-import java.util.Arrays;
-import java.util.stream.Collectors;
-
 /** {@code allocatePolicy} of the pod annotation {@code scheduling.koordinator.sh/gpu-partition-spec}. */
 public enum PartitionAllocatePolicy {
   /** Only a partition of the best allocation score will do. */
@@ -18,20 +15,5 @@ public enum PartitionAllocatePolicy {
 
   public String jsonName() {
     return jsonName;
-  }
-
-  static String jsonNames() {
-    return Arrays.stream(values())
-        .map(PartitionAllocatePolicy::jsonName)
-        .collect(Collectors.joining(", "));
-  }
-
-  static PartitionAllocatePolicy fromJson(String value) {
-    for (PartitionAllocatePolicy policy : values()) {
-      if (policy.jsonName.equals(value)) {
-        return policy;
-      }
-    }
-    return null;
   }
 }

@@ -1,8 +1,5 @@
 package io.koord4j.device;
 
-import java.util.Arrays;
-import java.util.stream.Collectors;
-
 /**
  * {@code requiredTopologyScope} of {@code scheduling.koordinator.sh/device-allocate-hint}: all GPUs
  * of a pod must sit inside one such scope. Declared from the tightest to the widest.
@@ -32,20 +29,5 @@ public enum TopologyScope {
 
   boolean isAtLeastAsTightAs(TopologyScope other) {
     return ordinal() <= other.ordinal();
-  }
-
-  static String jsonNames() {
-    return Arrays.stream(values())
-        .map(TopologyScope::jsonName)
-        .collect(Collectors.joining(", "));
-  }
-
-  static TopologyScope fromJson(String value) {
-    for (TopologyScope scope : values()) {
-      if (scope.jsonName.equals(value)) {
-        return scope;
-      }
-    }
-    return null;
   }
 }

@@ -33,16 +33,6 @@ public final class BatchJobAdapter implements JobAdapter<Job> {
   }
 
   @Override
-  public Job suspend(Job job) {
-    return withSuspend(job, true);
-  }
-
-  @Override
-  public Job resume(Job job) {
-    return withSuspend(job, false);
-  }
-
-  @Override
   public Optional<Job> withTemplatesMutable(Job job) {
     if (job.getStatus() == null || job.getStatus().getStartTime() == null) {
       return Optional.empty();
@@ -116,7 +106,8 @@ public final class BatchJobAdapter implements JobAdapter<Job> {
             .anyMatch(c -> type.equals(c.getType()) && "True".equals(c.getStatus()));
   }
 
-  private static Job withSuspend(Job job, boolean suspend) {
-    return new JobBuilder(job).editSpec().withSuspend(suspend).endSpec().build();
+  @Override
+  public Job withSuspended(Job job, boolean suspended) {
+    return new JobBuilder(job).editSpec().withSuspend(suspended).endSpec().build();
   }
 }

@@ -64,11 +64,18 @@ public interface JobAdapter<T extends HasMetadata> {
   /** Whether the job is held back so that it starts no pods. */
   boolean isSuspended(T job);
 
+  /** A copy of the job, suspended or allowed to start its pods. */
+  T withSuspended(T job, boolean suspended);
+
   /** A copy of the job, suspended. */
-  T suspend(T job);
+  default T suspend(T job) {
+    return withSuspended(job, true);
+  }
 
   /** A copy of the job, allowed to start its pods. */
-  T resume(T job);
+  default T resume(T job) {
+    return withSuspended(job, false);
+  }
 
   /**
    * A copy of the job with every pod template replaced by {@code edit} of it, e.g. to put the pods
@@ -100,11 +107,18 @@ public interface JobAdapter<T extends HasMetadata> {
         .reduce(Map.of(), ResourceQuantities::sum);
   }
 
-  /** The priority class the job's pods ask for, if any. */
-  Optional<String> priorityClassName(T job);
+  /** The priority class the job's pods ask for, if any; by default the first their templates name. */
+  default Optional<String> priorityClassName(T job) {
+    return JobFields.priorityClassName(podSets(job));
+  }
 
-  /** The numeric priority set on the job's pods, if any (normally resolved from the class). */
-  Optional<Integer> priority(T job);
+  /**
+   * The numeric priority set on the job's pods, if any (normally resolved from the class); by
+   * default the first set on their templates.
+   */
+  default Optional<Integer> priority(T job) {
+    return JobFields.priority(podSets(job));
+  }
 
   /** Where the job is in its life. */
   JobPhase status(T job);

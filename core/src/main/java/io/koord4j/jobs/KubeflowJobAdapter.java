@@ -48,16 +48,6 @@ abstract class KubeflowJobAdapter<T extends GenericKubernetesResource> implement
   }
 
   @Override
-  public T suspend(T job) {
-    return withSuspend(job, true);
-  }
-
-  @Override
-  public T resume(T job) {
-    return withSuspend(job, false);
-  }
-
-  @Override
   public T editPodTemplates(T job, UnaryOperator<PodTemplateSpec> edit) {
     T copy = JobFields.copy(job);
     Map<String, Object> replicaSpecs = replicaSpecs(copy);
@@ -99,11 +89,6 @@ abstract class KubeflowJobAdapter<T extends GenericKubernetesResource> implement
   }
 
   @Override
-  public Optional<Integer> priority(T job) {
-    return JobFields.priority(podSets(job));
-  }
-
-  @Override
   public JobPhase status(T job) {
     if (JobFields.hasTrueCondition(job, "Succeeded")) {
       return JobPhase.SUCCEEDED;
@@ -135,10 +120,11 @@ abstract class KubeflowJobAdapter<T extends GenericKubernetesResource> implement
         .flatMap(spec -> JobFields.object(spec, "runPolicy", "spec"));
   }
 
-  private T withSuspend(T job, boolean suspend) {
+  @Override
+  public T withSuspended(T job, boolean suspended) {
     T copy = JobFields.copy(job);
     Map<String, Object> spec = JobFields.mutableObject(JobFields.root(copy), "spec");
-    JobFields.mutableObject(spec, "runPolicy").put("suspend", suspend);
+    JobFields.mutableObject(spec, "runPolicy").put("suspend", suspended);
     return copy;
   }
 }

@@ -19,7 +19,7 @@ import java.util.function.UnaryOperator;
  * <p>A cluster created by a RayJob (owned by it) is skipped: the RayJob is queued as a whole, and
  * its cluster carries the RayJob's labels, queue label included.
  */
-public final class RayClusterAdapter implements JobAdapter<RayClusterAdapter.RayCluster> {
+public final class RayClusterAdapter implements SuspendedInSpec<RayClusterAdapter.RayCluster> {
 
   /** A RayCluster as a generic resource, typed only so that it can be watched by kind. */
   @Group("ray.io")
@@ -37,22 +37,7 @@ public final class RayClusterAdapter implements JobAdapter<RayClusterAdapter.Ray
     List<OwnerReference> owners = cluster.getMetadata().getOwnerReferences();
     boolean ownedByRayJob =
         owners != null && owners.stream().anyMatch(owner -> RayJobAdapter.KIND.equals(owner.getKind()));
-    return ownedByRayJob || JobAdapter.super.isSkipped(cluster);
-  }
-
-  @Override
-  public boolean isSuspended(RayCluster cluster) {
-    return JobFields.isSpecSuspended(cluster);
-  }
-
-  @Override
-  public RayCluster suspend(RayCluster cluster) {
-    return JobFields.withSpecSuspend(cluster, true);
-  }
-
-  @Override
-  public RayCluster resume(RayCluster cluster) {
-    return JobFields.withSpecSuspend(cluster, false);
+    return ownedByRayJob || SuspendedInSpec.super.isSkipped(cluster);
   }
 
   @Override
@@ -65,16 +50,6 @@ public final class RayClusterAdapter implements JobAdapter<RayClusterAdapter.Ray
   @Override
   public List<PodSetInfo> podSets(RayCluster cluster) {
     return RayClusterSpecs.podSets(spec(cluster), "spec");
-  }
-
-  @Override
-  public Optional<String> priorityClassName(RayCluster cluster) {
-    return JobFields.priorityClassName(podSets(cluster));
-  }
-
-  @Override
-  public Optional<Integer> priority(RayCluster cluster) {
-    return JobFields.priority(podSets(cluster));
   }
 
   @Override

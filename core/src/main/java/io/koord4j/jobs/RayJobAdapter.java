@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Version;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
@@ -19,7 +18,7 @@ import java.util.function.UnaryOperator;
  * <p>Finished when {@code status.jobDeploymentStatus} is Complete (succeeded if
  * {@code status.jobStatus} is SUCCEEDED) or Failed.
  */
-public final class RayJobAdapter implements JobAdapter<RayJobAdapter.RayJob> {
+public final class RayJobAdapter implements SuspendedInSpec<RayJobAdapter.RayJob> {
 
   static final String KIND = "RayJob";
   private static final String CLUSTER_SPEC_PATH = "spec.rayClusterSpec";
@@ -36,21 +35,6 @@ public final class RayJobAdapter implements JobAdapter<RayJobAdapter.RayJob> {
   }
 
   @Override
-  public boolean isSuspended(RayJob job) {
-    return JobFields.isSpecSuspended(job);
-  }
-
-  @Override
-  public RayJob suspend(RayJob job) {
-    return JobFields.withSpecSuspend(job, true);
-  }
-
-  @Override
-  public RayJob resume(RayJob job) {
-    return JobFields.withSpecSuspend(job, false);
-  }
-
-  @Override
   public RayJob editPodTemplates(RayJob job, UnaryOperator<PodTemplateSpec> edit) {
     RayJob copy = JobFields.copy(job);
     RayClusterSpecs.editTemplates(clusterSpec(copy), CLUSTER_SPEC_PATH, edit);
@@ -60,16 +44,6 @@ public final class RayJobAdapter implements JobAdapter<RayJobAdapter.RayJob> {
   @Override
   public List<PodSetInfo> podSets(RayJob job) {
     return RayClusterSpecs.podSets(clusterSpec(job), CLUSTER_SPEC_PATH);
-  }
-
-  @Override
-  public Optional<String> priorityClassName(RayJob job) {
-    return JobFields.priorityClassName(podSets(job));
-  }
-
-  @Override
-  public Optional<Integer> priority(RayJob job) {
-    return JobFields.priority(podSets(job));
   }
 
   @Override

@@ -72,19 +72,14 @@ public final class SparkApplicationAdapter
   }
 
   @Override
-  public SparkApplication suspend(SparkApplication app) {
-    SparkApplication copy = JobFields.withSpecSuspend(app, true);
+  public SparkApplication withSuspended(SparkApplication app, boolean suspended) {
+    SparkApplication copy = JobFields.withSpecSuspend(app, suspended);
     Map<String, String> annotations = new LinkedHashMap<>(orEmpty(copy.getMetadata().getAnnotations()));
-    annotations.put(SUSPEND_ANNOTATION, "true");
-    copy.getMetadata().setAnnotations(annotations);
-    return copy;
-  }
-
-  @Override
-  public SparkApplication resume(SparkApplication app) {
-    SparkApplication copy = JobFields.withSpecSuspend(app, false);
-    Map<String, String> annotations = new LinkedHashMap<>(orEmpty(copy.getMetadata().getAnnotations()));
-    annotations.remove(SUSPEND_ANNOTATION);
+    if (suspended) {
+      annotations.put(SUSPEND_ANNOTATION, "true");
+    } else {
+      annotations.remove(SUSPEND_ANNOTATION);
+    }
     copy.getMetadata().setAnnotations(annotations);
     return copy;
   }
@@ -109,11 +104,6 @@ public final class SparkApplicationAdapter
     return List.of(
         podSet(app, DRIVER, 1),
         podSet(app, EXECUTOR, JobFields.count(executor, "instances", "spec.executor", null)));
-  }
-
-  @Override
-  public Optional<String> priorityClassName(SparkApplication app) {
-    return JobFields.priorityClassName(podSets(app));
   }
 
   @Override

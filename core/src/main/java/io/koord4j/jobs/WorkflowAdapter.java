@@ -26,7 +26,7 @@ import java.util.function.UnaryOperator;
  *
  * <p>Argo puts {@code spec.podMetadata} on every pod of the workflow; that is its pod template.
  */
-public final class WorkflowAdapter implements JobAdapter<WorkflowAdapter.Workflow> {
+public final class WorkflowAdapter implements SuspendedInSpec<WorkflowAdapter.Workflow> {
 
   static final String POD_SET_NAME = "default";
   private static final String MIN_RESOURCES_PATH =
@@ -41,21 +41,6 @@ public final class WorkflowAdapter implements JobAdapter<WorkflowAdapter.Workflo
   @Override
   public Class<Workflow> type() {
     return Workflow.class;
-  }
-
-  @Override
-  public boolean isSuspended(Workflow workflow) {
-    return JobFields.isSpecSuspended(workflow);
-  }
-
-  @Override
-  public Workflow suspend(Workflow workflow) {
-    return JobFields.withSpecSuspend(workflow, true);
-  }
-
-  @Override
-  public Workflow resume(Workflow workflow) {
-    return JobFields.withSpecSuspend(workflow, false);
   }
 
   @Override

@@ -86,26 +86,22 @@ public final class QuotaLedger {
   }
 
   public ResourceVector runtime(String quota) {
-    recompute();
-    return computed(quota, calculator.runtime);
+    return calculated(quota, calculator.runtime);
   }
 
   /** Child request raised to min for quotas that do not lend. */
   public ResourceVector request(String quota) {
-    recompute();
-    return computed(quota, calculator.request);
+    return calculated(quota, calculator.request);
   }
 
   /** Request capped at max: what the quota asks of its parent. */
   public ResourceVector limitedRequest(String quota) {
-    recompute();
-    return computed(quota, calculator.limitedRequest);
+    return calculated(quota, calculator.limitedRequest);
   }
 
   /** Pending plus used for a leaf; the sum of the children's limited requests otherwise. */
   public ResourceVector childRequest(String quota) {
-    recompute();
-    return computed(quota, calculator.childRequest);
+    return calculated(quota, calculator.childRequest);
   }
 
   public ResourceVector used(String quota) {
@@ -270,6 +266,12 @@ public final class QuotaLedger {
                 + " recorded");
       }
     }
+  }
+
+  /** One of the calculator's figures, recalculated first if anything changed. */
+  private ResourceVector calculated(String quota, long[][] rows) {
+    recompute();
+    return computed(quota, rows);
   }
 
   private ResourceVector computed(String quota, long[][] rows) {

@@ -24,6 +24,7 @@ import io.koord4j.api.kueue.WorkloadStatus;
 import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.api.quota.ElasticQuotaSpec;
 import io.koord4j.manager.it.InProcessManager;
+import io.koord4j.testing.Conflicts;
 import io.koord4j.testing.LocalCluster;
 import java.time.Duration;
 import java.util.List;
@@ -420,10 +421,10 @@ class KueueGangFeasibilityIT {
     try {
       resource.waitUntilCondition(Objects::isNull, 30, TimeUnit.SECONDS);
     } catch (KubernetesClientTimeoutException e) {
-      resource.edit(stuck -> {
+      Conflicts.retrying(() -> resource.edit(stuck -> {
         stuck.getMetadata().setFinalizers(List.of());
         return stuck;
-      });
+      }));
     }
   }
 

@@ -146,7 +146,7 @@ public final class Copilot implements AutoCloseable {
       try {
         annotations.write(pull.node(), pull.previous(), pull.allocations());
         metrics.pulled(pull.node());
-        LOG.debug("node {}: YARN uses {}", pull.node(), pull.used());
+        LOG.debug("node {}: YARN uses {} and may take {} more", pull.node(), pull.used(), pull.reserved());
       } catch (RuntimeException e) {
         complete = false;
         metrics.error(cluster, "pull");

@@ -100,7 +100,7 @@ final class KubeView implements AutoCloseable {
     BatchResources share = origin(node).minus(requested);
     // A pod that would not fit even if YARN held nothing here does not make YARN yield.
     boolean batchPodsWaiting = waiting.stream().anyMatch(pod -> mayGoTo(pod, node) && batchRequests(pod).fitsIn(share));
-    return Optional.of(new NodeView(name, id, share, allocations, batchPodsWaiting));
+    return Optional.of(new NodeView(name, id, share, allocations, batchPodsWaiting, withheld(node)));
   }
 
   /** By the pod's node selector; other constraints are not weighed, so YARN yields to more pods than it must. */
@@ -135,6 +135,17 @@ final class KubeView implements AutoCloseable {
   }
 
   /**
+   * What the node's batch resources keep from Kubernetes: its origin record less its allocatable;
+   * empty without an origin record, when no batch-resources controller takes third parties off.
+   */
+  static Optional<BatchResources> withheld(Node node) {
+    if (!annotations(node).containsKey(ORIGIN_ALLOCATABLE)) {
+      return Optional.empty();
+    }
+    return Optional.of(origin(node).minus(allocatable(node)));
+  }
+
+  /**
    * The node's batch resources before any third party took its share: Koordinator's origin record
    * when the batch-resources controller keeps one, otherwise the node's allocatable.
    */
@@ -150,6 +161,10 @@ final class KubeView implements AutoCloseable {
         LOG.warn("node {}: annotation {} is not valid JSON; using allocatable", node.getMetadata().getName(), ORIGIN_ALLOCATABLE);
       }
     }
+    return allocatable(node);
+  }
+
+  private static BatchResources allocatable(Node node) {
     Map<String, Quantity> allocatable =
         node.getStatus() == null || node.getStatus().getAllocatable() == null
             ? Map.of()

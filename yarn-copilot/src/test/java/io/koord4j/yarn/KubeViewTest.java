@@ -30,6 +30,15 @@ class KubeViewTest {
   }
 
   @Test
+  void whatTheBatchResourcesKeepFromKubernetesIsKnownOnlyWithAnOriginRecord() {
+    Node withOrigin = node(Map.of(KubeView.ORIGIN_ALLOCATABLE,
+        "{\"resources\":{\"kubernetes.io/batch-cpu\":\"10k\",\"kubernetes.io/batch-memory\":\"20Gi\"}}"));
+
+    assertThat(KubeView.withheld(withOrigin)).contains(new BatchResources(4000, 8 * GIB));
+    assertThat(KubeView.withheld(node(Map.of()))).as("nothing takes third parties off").isEmpty();
+  }
+
+  @Test
   void aNodeWithoutBatchResourcesHasNone() {
     assertThat(KubeView.origin(new NodeBuilder().withNewMetadata().withName("n").endMetadata().build()))
         .isEqualTo(BatchResources.ZERO);

@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 
 /**
  * Keeps the quota ledger in step with the units: pending and backing-off units count as demand,
@@ -195,21 +196,23 @@ final class QuotaAccounting {
   }
 
   void count(QueuedUnit unit) {
-    if (isCounted(unit)) {
-      if (unit.isWaiting()) {
-        ledger.addPending(unit.quota(), unit.spec.request());
-      } else if (unit.phase == UnitPhase.ADMITTED) {
-        ledger.addUsed(unit.quota(), unit.spec.request());
-      }
-    }
+    book(unit, ledger::addPending, ledger::addUsed);
   }
 
   void uncount(QueuedUnit unit) {
+    book(unit, ledger::removePending, ledger::removeUsed);
+  }
+
+  /** Books the unit's request as pending while it waits, as used once it is admitted. */
+  private void book(
+      QueuedUnit unit,
+      BiConsumer<String, ResourceVector> pending,
+      BiConsumer<String, ResourceVector> used) {
     if (isCounted(unit)) {
       if (unit.isWaiting()) {
-        ledger.removePending(unit.quota(), unit.spec.request());
+        pending.accept(unit.quota(), unit.spec.request());
       } else if (unit.phase == UnitPhase.ADMITTED) {
-        ledger.removeUsed(unit.quota(), unit.spec.request());
+        used.accept(unit.quota(), unit.spec.request());
       }
     }
   }

@@ -121,6 +121,21 @@ class BatchResourceIT {
           assertThat(client.pods().inNamespace(id).withName(byKoord.getMetadata().getName()).get().getSpec().getNodeName()).isEqualTo(id));
     }
 
+    // YARN holds more than the node has: nothing is left for pods, yet a lower origin (50 % margin:
+    // 32000 - 16000 - 2000 - 6000) still reaches the node's record, which YARN sizes itself by.
+    LocalCluster.annotateNode(client, id, Map.of(WellKnown.THIRD_PARTY_ALLOCATIONS, """
+        {"allocations":[{"name":"hadoop-yarn","priority":"koord-batch","resources":{"kubernetes.io/batch-cpu":"20000","kubernetes.io/batch-memory":"64Gi"}}]}
+        """.strip()));
+    awaitBatch(0, 0);
+    client.configMaps().inNamespace(id).withName(ColocationConfig.CONFIG_MAP).edit(config -> {
+      config.getData().put(ColocationConfig.KEY, config.getData().get(ColocationConfig.KEY).replace("\"cpuReclaimThresholdPercent\": 60", "\"cpuReclaimThresholdPercent\": 50"));
+      return config;
+    });
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+        assertThat(node().getMetadata().getAnnotations().get(BatchResourceReconciler.ORIGIN_ANNOTATION))
+            .contains("\"kubernetes.io/batch-cpu\":\"8000\""));
+    awaitBatch(0, 0);
+
     // A NodeMetric older than degradeTimeMinutes (15) takes the batch resources away.
     writeNodeMetric(Instant.now().minus(Duration.ofMinutes(16)), service);
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->

@@ -1,10 +1,10 @@
 package io.koord4j.manager.admission;
 
 import io.fabric8.kubernetes.api.model.LabelSelector;
-import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueAdmissionCheck;
 import io.koord4j.api.queue.QueueUnit;
+import io.koord4j.manager.support.LabelSelectors;
 import java.util.List;
 import java.util.Map;
 
@@ -24,25 +24,8 @@ public final class QueueChecks {
         .toList();
   }
 
-  static boolean selects(LabelSelector selector, Map<String, String> labels) {
-    if (selector == null) {
-      return true;
-    }
-    boolean labelsMatch = selector.getMatchLabels() == null
-        || labels.entrySet().containsAll(selector.getMatchLabels().entrySet());
-    return labelsMatch && (selector.getMatchExpressions() == null
-        || selector.getMatchExpressions().stream().allMatch(requirement -> meets(requirement, labels)));
-  }
-
-  private static boolean meets(LabelSelectorRequirement requirement, Map<String, String> labels) {
-    String value = labels.get(requirement.getKey());
-    List<String> values = requirement.getValues() == null ? List.of() : requirement.getValues();
-    return switch (requirement.getOperator()) {
-      case "In" -> value != null && values.contains(value);
-      case "NotIn" -> value == null || !values.contains(value);
-      case "Exists" -> value != null;
-      case "DoesNotExist" -> value == null;
-      default -> false;
-    };
+  /** A check without a selector applies to every unit. */
+  private static boolean selects(LabelSelector selector, Map<String, String> labels) {
+    return selector == null || LabelSelectors.matches(selector, labels);
   }
 }

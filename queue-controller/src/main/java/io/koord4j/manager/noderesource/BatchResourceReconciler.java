@@ -54,6 +54,7 @@ public final class BatchResourceReconciler implements AutoCloseable {
   private final InformerHandlers handlers = new InformerHandlers();
   private final Map<String, Instant> lastWritten = new ConcurrentHashMap<>();
   private final Map<String, CpuMemory> thirdPartyWritten = new ConcurrentHashMap<>();
+  private final Map<String, CpuMemory> originWritten = new ConcurrentHashMap<>();
 
   BatchResourceReconciler(KubernetesClient client, SharedInformers informers, String configNamespace, Clock clock) {
     this.client = client;
@@ -131,11 +132,15 @@ public final class BatchResourceReconciler implements AutoCloseable {
         BatchResourceInputs.podUsages(metric.get()));
     CpuMemory thirdParty = ThirdPartyAllocations.batch(name, node.getMetadata().getAnnotations());
     CpuMemory kube = batch.amount().minus(thirdParty).atLeastZero();
-    if (needsWrite(node, kube, strategy, now) || !thirdParty.equals(thirdPartyWritten.get(name))) {
+    // What a third party holds is never hidden by the diff threshold: Kubernetes would book it twice.
+    // Nor is a move of the origin while third parties hold all of it: they size themselves by it.
+    if (needsWrite(node, kube, strategy, now)
+        || !thirdParty.equals(thirdPartyWritten.get(name))
+        || moved(originWritten.get(name), batch.amount(), strategy.resourceDiffThreshold())) {
       write(client, node, batch.amount(), kube);
       lastWritten.put(name, now);
-      // What a third party holds is never hidden by the diff threshold: Kubernetes would book it twice.
       thirdPartyWritten.put(name, thirdParty);
+      originWritten.put(name, batch.amount());
       LOG.info("node {}: {}; {}; for pods {}m and {} bytes", name, batch.cpuMessage(), batch.memoryMessage(),
           kube.cpuMilli(), kube.memoryBytes());
     }
@@ -170,8 +175,17 @@ public final class BatchResourceReconciler implements AutoCloseable {
         || !now.isBefore(last.plus(strategy.updateTimeThreshold()));
   }
 
+  private static boolean moved(CpuMemory written, CpuMemory wanted, double threshold) {
+    return written == null
+        || differs(written.cpuMilli(), wanted.cpuMilli(), threshold)
+        || differs(written.memoryBytes(), wanted.memoryBytes(), threshold);
+  }
+
   private static boolean differs(Quantity current, long wanted, double threshold) {
-    long old = Quantity.getAmountInBytes(current).longValue();
+    return differs(Quantity.getAmountInBytes(current).longValue(), wanted, threshold);
+  }
+
+  private static boolean differs(long old, long wanted, double threshold) {
     return old == 0 ? wanted != 0 : Math.abs(wanted - old) > old * threshold;
   }
 
@@ -200,6 +214,7 @@ public final class BatchResourceReconciler implements AutoCloseable {
     patchStatus(client, node.getMetadata().getName(), removed);
     lastWritten.remove(node.getMetadata().getName());
     thirdPartyWritten.remove(node.getMetadata().getName());
+    originWritten.remove(node.getMetadata().getName());
     LOG.info("node {}: batch resources removed: {}", node.getMetadata().getName(), why);
   }
 

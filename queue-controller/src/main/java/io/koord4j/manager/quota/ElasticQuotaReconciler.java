@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueSpec;
@@ -60,10 +61,7 @@ public final class ElasticQuotaReconciler {
         Objects.requireNonNullElse(quota.getMetadata().getAnnotations(), Map.of());
     if (!annotations.entrySet().stream()
         .allMatch(e -> e.getValue().equals(current.get(e.getKey())))) {
-      client
-          .resources(ElasticQuota.class)
-          .inNamespace(quota.getMetadata().getNamespace())
-          .withName(quota.getMetadata().getName())
+      resource(quota)
           .edit(
               q -> {
                 Map<String, String> merged =
@@ -78,10 +76,7 @@ public final class ElasticQuotaReconciler {
     if (status == null
         || status.getUsed() == null
         || !ResourceQuantities.toVector(status.getUsed()).equals(figures.used())) {
-      client
-          .resources(ElasticQuota.class)
-          .inNamespace(quota.getMetadata().getNamespace())
-          .withName(quota.getMetadata().getName())
+      resource(quota)
           .editStatus(
               q -> {
                 ElasticQuotaStatus fresh = new ElasticQuotaStatus();
@@ -90,6 +85,13 @@ public final class ElasticQuotaReconciler {
                 return q;
               });
     }
+  }
+
+  private Resource<ElasticQuota> resource(ElasticQuota quota) {
+    return client
+        .resources(ElasticQuota.class)
+        .inNamespace(quota.getMetadata().getNamespace())
+        .withName(quota.getMetadata().getName());
   }
 
   /** Creates the quota's Queue, or brings the queue settings the quota carries to it. */

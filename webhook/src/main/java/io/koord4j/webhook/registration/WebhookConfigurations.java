@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirementBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
@@ -143,10 +145,7 @@ public final class WebhookConfigurations {
               .build());
     }
     return new MutatingWebhookConfigurationBuilder()
-        .withNewMetadata()
-        .withName(names.mutating())
-        .withLabels(OWNER_LABELS)
-        .endMetadata()
+        .withMetadata(owned(names.mutating()))
         .withWebhooks(webhooks)
         .build();
   }
@@ -169,12 +168,13 @@ public final class WebhookConfigurations {
                         .build())
             .toList();
     return new ValidatingWebhookConfigurationBuilder()
-        .withNewMetadata()
-        .withName(names.validating())
-        .withLabels(OWNER_LABELS)
-        .endMetadata()
+        .withMetadata(owned(names.validating()))
         .withWebhooks(webhooks)
         .build();
+  }
+
+  private static ObjectMeta owned(String name) {
+    return new ObjectMetaBuilder().withName(name).withLabels(OWNER_LABELS).build();
   }
 
   private static MutatingWebhookBuilder mutatingWebhook(

@@ -57,12 +57,7 @@ public final class CertificateAuthority {
     try {
       X509Certificate cert =
           sign(
-              builder(subject, subject, keys, issuedAt, validity)
-                  .addExtension(Extension.basicConstraints, true, new BasicConstraints(true))
-                  .addExtension(
-                      Extension.keyUsage,
-                      true,
-                      new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign)),
+              builder(subject, subject, keys, issuedAt, validity, true, KeyUsage.keyCertSign | KeyUsage.cRLSign),
               keys);
       return new CertificateAuthority(keys, cert);
     } catch (IOException e) {
@@ -93,12 +88,14 @@ public final class CertificateAuthority {
     try {
       X509Certificate cert =
           sign(
-              builder(subject, issuer, keys, issuedAt, validity)
-                  .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
-                  .addExtension(
-                      Extension.keyUsage,
-                      true,
-                      new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment))
+              builder(
+                      subject,
+                      issuer,
+                      keys,
+                      issuedAt,
+                      validity,
+                      false,
+                      KeyUsage.digitalSignature | KeyUsage.keyEncipherment)
                   .addExtension(
                       Extension.extendedKeyUsage,
                       false,
@@ -135,16 +132,26 @@ public final class CertificateAuthority {
     return new GeneralNames(result.toArray(GeneralName[]::new));
   }
 
-  private static JcaX509v3CertificateBuilder builder(
-      X500Name subject, X500Name issuer, KeyPair keys, Instant issuedAt, Duration validity) {
+  /** A certificate of a CA ({@code ca}) or a leaf, for the given key usages (critical, as both are). */
+  private static X509v3CertificateBuilder builder(
+      X500Name subject,
+      X500Name issuer,
+      KeyPair keys,
+      Instant issuedAt,
+      Duration validity,
+      boolean ca,
+      int keyUsage)
+      throws IOException {
     // Backdated a little, so that a verifier whose clock is slightly behind accepts it at once.
     return new JcaX509v3CertificateBuilder(
-        issuer,
-        new BigInteger(64, RANDOM),
-        Date.from(issuedAt.minus(Duration.ofMinutes(5))),
-        Date.from(issuedAt.plus(validity)),
-        subject,
-        keys.getPublic());
+            issuer,
+            new BigInteger(64, RANDOM),
+            Date.from(issuedAt.minus(Duration.ofMinutes(5))),
+            Date.from(issuedAt.plus(validity)),
+            subject,
+            keys.getPublic())
+        .addExtension(Extension.basicConstraints, true, new BasicConstraints(ca))
+        .addExtension(Extension.keyUsage, true, new KeyUsage(keyUsage));
   }
 
   private static X509Certificate sign(X509v3CertificateBuilder builder, KeyPair signer) {

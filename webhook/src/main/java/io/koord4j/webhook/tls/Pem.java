@@ -3,8 +3,8 @@ package io.koord4j.webhook.tls;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.StringWriter;
+import java.security.GeneralSecurityException;
 import java.security.KeyPair;
-import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import org.bouncycastle.cert.X509CertificateHolder;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
@@ -28,28 +28,34 @@ public final class Pem {
   }
 
   public static X509Certificate readCertificate(String pem) {
-    Object parsed = parse(pem);
-    if (!(parsed instanceof X509CertificateHolder holder)) {
-      throw new IllegalArgumentException("PEM text holds no certificate");
-    }
-    try {
-      return new JcaX509CertificateConverter().getCertificate(holder);
-    } catch (CertificateException e) {
-      throw new IllegalArgumentException("invalid certificate: " + e.getMessage(), e);
-    }
+    return read(
+        pem, X509CertificateHolder.class, "certificate", "certificate",
+        holder -> new JcaX509CertificateConverter().getCertificate(holder));
   }
 
   /** Reads an RSA private key in PKCS#1 ("RSA PRIVATE KEY") form, as {@link #write} produces it. */
   public static KeyPair readKeyPair(String pem) {
+    return read(
+        pem, PEMKeyPair.class, "RSA private key", "private key",
+        keyPair -> new JcaPEMKeyConverter().getKeyPair(keyPair));
+  }
+
+  /** The object the PEM text holds, which must be a {@code type}, converted to its JCA form. */
+  private static <P, T> T read(
+      String pem, Class<P> type, String expected, String what, Converter<P, T> converter) {
     Object parsed = parse(pem);
-    if (!(parsed instanceof PEMKeyPair keyPair)) {
-      throw new IllegalArgumentException("PEM text holds no RSA private key");
+    if (!type.isInstance(parsed)) {
+      throw new IllegalArgumentException("PEM text holds no " + expected);
     }
     try {
-      return new JcaPEMKeyConverter().getKeyPair(keyPair);
-    } catch (IOException e) {
-      throw new IllegalArgumentException("invalid private key: " + e.getMessage(), e);
+      return converter.convert(type.cast(parsed));
+    } catch (GeneralSecurityException | IOException e) {
+      throw new IllegalArgumentException("invalid " + what + ": " + e.getMessage(), e);
     }
+  }
+
+  private interface Converter<P, T> {
+    T convert(P parsed) throws GeneralSecurityException, IOException;
   }
 
   private static Object parse(String pem) {

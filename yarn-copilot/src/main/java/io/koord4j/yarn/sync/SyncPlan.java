@@ -12,11 +12,13 @@ import java.util.Set;
  * node annotations to rewrite. Only changes are planned, so a steady state costs no writes.
  *
  * <p>A NodeManager's total is its node's YARN share, except while Kubernetes batch pods wait for the
- * node: then Kubernetes goes first and YARN keeps only what it uses, so that what its containers
- * free is offered to Kubernetes alone and never to both.
+ * node: then Kubernetes goes first and YARN keeps only what it uses. Whatever YARN may hold is
+ * recorded on the node before YARN may take it: a raise is pushed only once the node's batch
+ * resources no longer offer it to Kubernetes, and a lowering is recorded only after it is pushed and
+ * YARN's use read again. So no room is ever offered to both.
  *
- * @param pushes NodeManagers whose total differs from their node's YARN share
- * @param pulls nodes whose annotation differs from what their NodeManager uses
+ * @param pushes NodeManagers whose total is to change
+ * @param pulls nodes whose annotation differs from what their NodeManager holds and may hold
  */
 public record SyncPlan(List<Push> pushes, List<Pull> pulls) {
 
@@ -28,9 +30,9 @@ public record SyncPlan(List<Push> pushes, List<Pull> pulls) {
 
   /**
    * Rewrite a node's third-party allocations annotation from {@code previous} (null: absent) to
-   * {@code allocations}, which records what YARN uses there.
+   * {@code allocations}, which records what YARN uses there and the room it may still fill.
    */
-  public record Pull(String node, YarnResources used, String previous, String allocations) {}
+  public record Pull(String node, YarnResources used, YarnResources reserved, String previous, String allocations) {}
 
   /**
    * Plans a round.
@@ -41,14 +43,16 @@ public record SyncPlan(List<Push> pushes, List<Pull> pulls) {
    *     clusters are left as they are until it answers again
    */
   public static SyncPlan plan(
-      Collection<NodeView> nodes, Map<NodeManagerId, NodeManagerReport> reports, Set<String> answered) {
+      Collection<NodeView> nodes,
+      Map<NodeManagerId, NodeManagerReport> reports,
+      Set<String> answered) {
     List<Push> pushes = new ArrayList<>();
     List<Pull> pulls = new ArrayList<>();
     for (NodeView node : nodes) {
       if (node.nodeManager().isEmpty()) {
         // The NodeManager left: YARN holds nothing here any more. A node that never had one is not touched.
         if (ThirdPartyAllocations.hasYarn(node.allocations())) {
-          pullIfChanged(node, YarnResources.ZERO, pulls);
+          pullIfChanged(node, YarnResources.ZERO, YarnResources.ZERO, pulls);
         }
         continue;
       }
@@ -58,14 +62,37 @@ public record SyncPlan(List<Push> pushes, List<Pull> pulls) {
         // Unknown (ResourceManager down, or the NodeManager not registered yet): keep the last record.
         continue;
       }
-      YarnResources share = YarnResources.of(node.yarnShare());
-      YarnResources total = node.batchPodsWaiting() ? share.min(report.used()) : share;
-      if (report.running() && !report.total().equals(total)) {
-        pushes.add(new Push(node.name(), id, total, total.anyBelow(report.total())));
-      }
-      pullIfChanged(node, report.used(), pulls);
+      plan(node, report, pushes, pulls);
     }
     return new SyncPlan(List.copyOf(pushes), List.copyOf(pulls));
+  }
+
+  private static void plan(
+      NodeView node, NodeManagerReport report, List<Push> pushes, List<Pull> pulls) {
+    YarnResources share = YarnResources.of(node.yarnShare());
+    YarnResources wanted = node.batchPodsWaiting() ? share.min(report.used()) : share;
+    YarnResources total = raiseTakenFromKubernetes(node, wanted) ? wanted : wanted.min(report.total());
+    if (!report.running()) {
+      // Not RUNNING: the ResourceManager takes no new total and places no new container there.
+      pullIfChanged(node, report.used(), YarnResources.ZERO, pulls);
+      return;
+    }
+    if (!report.total().equals(total)) {
+      pushes.add(new Push(node.name(), report.id(), total, total.anyBelow(report.total())));
+    }
+    YarnResources mayHold = report.total().max(report.used()).max(wanted);
+    pullIfChanged(node, report.used(), mayHold.minus(report.used()), pulls);
+  }
+
+  /**
+   * Whether YARN may be given {@code wanted}: the node's record already holds it for YARN and, when a
+   * batch-resources controller takes third parties off, the node's batch resources no longer offer
+   * any of what the record holds.
+   */
+  private static boolean raiseTakenFromKubernetes(NodeView node, YarnResources wanted) {
+    String record = node.allocations();
+    return wanted.toBatch().fitsIn(ThirdPartyAllocations.yarnHeld(record))
+        && node.withheld().map(ThirdPartyAllocations.batchHeld(record)::fitsIn).orElse(true);
   }
 
   /** Whether a push takes resources away from a NodeManager. */
@@ -73,10 +100,10 @@ public record SyncPlan(List<Push> pushes, List<Pull> pulls) {
     return pushes.stream().anyMatch(Push::lowers);
   }
 
-  private static void pullIfChanged(NodeView node, YarnResources used, List<Pull> pulls) {
-    String allocations = ThirdPartyAllocations.withYarn(node.allocations(), used);
+  private static void pullIfChanged(NodeView node, YarnResources used, YarnResources reserved, List<Pull> pulls) {
+    String allocations = ThirdPartyAllocations.withYarn(node.allocations(), used, reserved);
     if (!Objects.equals(allocations, node.allocations())) {
-      pulls.add(new Pull(node.name(), used, node.allocations(), allocations));
+      pulls.add(new Pull(node.name(), used, reserved, node.allocations(), allocations));
     }
   }
 }

@@ -24,6 +24,16 @@ public record YarnResources(long vcores, long memoryMib) {
     return new YarnResources(Math.min(vcores, other.vcores), Math.min(memoryMib, other.memoryMib));
   }
 
+  /** The larger of each. */
+  public YarnResources max(YarnResources other) {
+    return new YarnResources(Math.max(vcores, other.vcores), Math.max(memoryMib, other.memoryMib));
+  }
+
+  /** What is left after {@code other}, never below zero. */
+  public YarnResources minus(YarnResources other) {
+    return new YarnResources(Math.max(0, vcores - other.vcores), Math.max(0, memoryMib - other.memoryMib));
+  }
+
   /** Whether either is below {@code other}'s. */
   public boolean anyBelow(YarnResources other) {
     return vcores < other.vcores || memoryMib < other.memoryMib;

@@ -13,50 +13,75 @@ class SyncPlanTest {
   private static final NodeManagerId NM = new NodeManagerId("default", "nm-a", 8041);
   private static final BatchResources SHARE = new BatchResources(4000, 4096 * MIB);
   private static final YarnResources TOTAL = new YarnResources(4, 4096);
+  private static final Set<String> ANSWERED = Set.of("default");
 
   @Test
-  void pushesAChangedTotalAndRecordsWhatYarnUses() {
-    NodeView node = new NodeView("a", Optional.of(NM), SHARE, null, false);
-    NodeManagerReport report = new NodeManagerReport(NM, true, new YarnResources(8, 8192), new YarnResources(1, 512));
+  void pushesTheNodesShareAsTotalAndRecordsWhatYarnUsesAndMayStillTake() {
+    NodeView node = node(null, false, Optional.empty());
+    NodeManagerReport registered = report(new YarnResources(8, 8192), new YarnResources(1, 512));
 
-    SyncPlan plan = SyncPlan.plan(List.of(node), Map.of(NM, report), Set.of("default"));
+    SyncPlan plan = SyncPlan.plan(List.of(node), Map.of(NM, registered), ANSWERED);
 
     assertThat(plan.pushes()).containsExactly(new SyncPlan.Push("a", NM, TOTAL, true));
     assertThat(plan.pulls()).singleElement().satisfies(pull -> {
       assertThat(pull.used()).isEqualTo(new YarnResources(1, 512));
+      assertThat(pull.reserved()).as("until the lowering is read back, YARN may still fill its old total")
+          .isEqualTo(new YarnResources(7, 7680));
       assertThat(pull.previous()).isNull();
     });
+
+    NodeManagerReport lowered = report(TOTAL, new YarnResources(1, 512));
+    SyncPlan afterLowering = SyncPlan.plan(List.of(node), Map.of(NM, lowered), ANSWERED);
+    assertThat(afterLowering.pulls()).singleElement().satisfies(pull ->
+        assertThat(pull.reserved()).isEqualTo(new YarnResources(3, 3584)));
+  }
+
+  @Test
+  void aRaiseIsRecordedOnTheNodeBeforeItIsPushed() {
+    NodeManagerReport held = report(new YarnResources(1, 512), new YarnResources(1, 512));
+
+    SyncPlan record = SyncPlan.plan(List.of(node(null, false, Optional.empty())), Map.of(NM, held), ANSWERED);
+    assertThat(record.pushes()).isEmpty();
+    assertThat(record.pulls()).singleElement().satisfies(pull -> {
+      assertThat(pull.used()).isEqualTo(new YarnResources(1, 512));
+      assertThat(pull.reserved()).isEqualTo(new YarnResources(3, 3584));
+    });
+
+    String recorded = record.pulls().get(0).allocations();
+    SyncPlan raise = SyncPlan.plan(List.of(node(recorded, false, Optional.empty())), Map.of(NM, held), ANSWERED);
+    assertThat(raise.pushes()).containsExactly(new SyncPlan.Push("a", NM, TOTAL, false));
+    assertThat(raise.pulls()).as("already recorded").isEmpty();
+  }
+
+  @Test
+  void withABatchResourcesControllerTheRaiseWaitsUntilTheNodesBatchResourcesNoLongerOfferIt() {
+    String recorded = ThirdPartyAllocations.withYarn(null, new YarnResources(1, 512), new YarnResources(3, 3584));
+    NodeManagerReport held = report(new YarnResources(1, 512), new YarnResources(1, 512));
+
+    NodeView stillOffered = node(recorded, false, Optional.of(new BatchResources(1000, 512 * MIB)));
+    assertThat(SyncPlan.plan(List.of(stillOffered), Map.of(NM, held), ANSWERED).pushes()).isEmpty();
+
+    NodeView takenOff = node(recorded, false, Optional.of(SHARE));
+    assertThat(SyncPlan.plan(List.of(takenOff), Map.of(NM, held), ANSWERED).pushes())
+        .containsExactly(new SyncPlan.Push("a", NM, TOTAL, false));
   }
 
   @Test
   void whileKubernetesBatchPodsWaitYarnKeepsOnlyWhatItUses() {
-    NodeView node = new NodeView("a", Optional.of(NM), SHARE, null, true);
-    NodeManagerReport report = new NodeManagerReport(NM, true, TOTAL, new YarnResources(1, 2048));
+    NodeManagerReport report = report(TOTAL, new YarnResources(1, 2048));
 
-    SyncPlan plan = SyncPlan.plan(List.of(node), Map.of(NM, report), Set.of("default"));
+    SyncPlan plan = SyncPlan.plan(List.of(node(null, true, Optional.empty())), Map.of(NM, report), ANSWERED);
 
     assertThat(plan.pushes()).containsExactly(new SyncPlan.Push("a", NM, new YarnResources(1, 2048), true));
     assertThat(plan.lowersAny()).isTrue();
   }
 
   @Test
-  void withNothingWaitingYarnGetsItsWholeShareBack() {
-    NodeView node = new NodeView("a", Optional.of(NM), SHARE, null, false);
-    NodeManagerReport report = new NodeManagerReport(NM, true, new YarnResources(1, 2048), new YarnResources(1, 2048));
-
-    SyncPlan plan = SyncPlan.plan(List.of(node), Map.of(NM, report), Set.of("default"));
-
-    assertThat(plan.pushes()).containsExactly(new SyncPlan.Push("a", NM, TOTAL, false));
-    assertThat(plan.lowersAny()).isFalse();
-  }
-
-  @Test
   void steadyStatePlansNothing() {
-    String recorded = ThirdPartyAllocations.withYarn(null, new YarnResources(1, 512));
-    NodeView node = new NodeView("a", Optional.of(NM), SHARE, recorded, false);
-    NodeManagerReport report = new NodeManagerReport(NM, true, TOTAL, new YarnResources(1, 512));
+    String recorded = ThirdPartyAllocations.withYarn(null, new YarnResources(1, 512), new YarnResources(3, 3584));
+    NodeManagerReport report = report(TOTAL, new YarnResources(1, 512));
 
-    SyncPlan plan = SyncPlan.plan(List.of(node), Map.of(NM, report), Set.of("default"));
+    SyncPlan plan = SyncPlan.plan(List.of(node(recorded, false, Optional.empty())), Map.of(NM, report), ANSWERED);
 
     assertThat(plan.pushes()).isEmpty();
     assertThat(plan.pulls()).isEmpty();
@@ -64,30 +89,33 @@ class SyncPlanTest {
 
   @Test
   void aNodeManagerThatIsNotRunningGetsNoPushButItsUseIsStillRecorded() {
-    NodeView node = new NodeView("a", Optional.of(NM), SHARE, null, false);
     NodeManagerReport unhealthy = new NodeManagerReport(NM, false, new YarnResources(8, 8192), new YarnResources(2, 1024));
 
-    SyncPlan plan = SyncPlan.plan(List.of(node), Map.of(NM, unhealthy), Set.of("default"));
+    SyncPlan plan = SyncPlan.plan(List.of(node(null, false, Optional.empty())), Map.of(NM, unhealthy), ANSWERED);
 
     assertThat(plan.pushes()).isEmpty();
-    assertThat(plan.pulls()).extracting(SyncPlan.Pull::used).containsExactly(new YarnResources(2, 1024));
+    assertThat(plan.pulls()).singleElement().satisfies(pull -> {
+      assertThat(pull.used()).isEqualTo(new YarnResources(2, 1024));
+      assertThat(pull.reserved()).isEqualTo(YarnResources.ZERO);
+    });
   }
 
   @Test
   void silentResourceManagerOrUnregisteredNodeManagerLeavesTheRecordAlone() {
-    String recorded = ThirdPartyAllocations.withYarn(null, new YarnResources(3, 3072));
-    NodeView node = new NodeView("a", Optional.of(NM), SHARE, recorded, false);
-    NodeManagerReport report = new NodeManagerReport(NM, true, new YarnResources(8, 8192), YarnResources.ZERO);
+    String recorded = ThirdPartyAllocations.withYarn(null, new YarnResources(3, 3072), YarnResources.ZERO);
+    NodeView node = node(recorded, false, Optional.empty());
+    NodeManagerReport report = report(new YarnResources(8, 8192), YarnResources.ZERO);
 
-    assertThat(SyncPlan.plan(List.of(node), Map.of(NM, report), Set.of())).isEqualTo(new SyncPlan(List.of(), List.of()));
-    assertThat(SyncPlan.plan(List.of(node), Map.of(), Set.of("default"))).isEqualTo(new SyncPlan(List.of(), List.of()));
+    assertThat(SyncPlan.plan(List.of(node), Map.of(NM, report), Set.of()))
+        .isEqualTo(new SyncPlan(List.of(), List.of()));
+    assertThat(SyncPlan.plan(List.of(node), Map.of(), ANSWERED)).isEqualTo(new SyncPlan(List.of(), List.of()));
   }
 
   @Test
   void aNodeWithoutNodeManagerIsUntouchedUnlessYarnHadARecordThere() {
-    NodeView never = new NodeView("plain", Optional.empty(), SHARE, "{\"allocations\":[]}", false);
-    String recorded = ThirdPartyAllocations.withYarn(null, new YarnResources(3, 3072));
-    NodeView left = new NodeView("left", Optional.empty(), SHARE, recorded, false);
+    NodeView never = new NodeView("plain", Optional.empty(), SHARE, "{\"allocations\":[]}", false, Optional.empty());
+    String recorded = ThirdPartyAllocations.withYarn(null, new YarnResources(3, 3072), new YarnResources(1, 1024));
+    NodeView left = new NodeView("left", Optional.empty(), SHARE, recorded, false, Optional.empty());
 
     SyncPlan plan = SyncPlan.plan(List.of(never, left), Map.of(), Set.of());
 
@@ -95,7 +123,16 @@ class SyncPlanTest {
     assertThat(plan.pulls()).singleElement().satisfies(pull -> {
       assertThat(pull.node()).isEqualTo("left");
       assertThat(pull.used()).isEqualTo(YarnResources.ZERO);
+      assertThat(ThirdPartyAllocations.yarnHeld(pull.allocations())).isEqualTo(BatchResources.ZERO);
       assertThat(pull.previous()).isEqualTo(recorded);
     });
+  }
+
+  private static NodeView node(String allocations, boolean batchPodsWaiting, Optional<BatchResources> withheld) {
+    return new NodeView("a", Optional.of(NM), SHARE, allocations, batchPodsWaiting, withheld);
+  }
+
+  private static NodeManagerReport report(YarnResources total, YarnResources used) {
+    return new NodeManagerReport(NM, true, total, used);
   }
 }

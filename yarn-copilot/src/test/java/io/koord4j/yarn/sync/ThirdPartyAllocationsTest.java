@@ -11,7 +11,7 @@ class ThirdPartyAllocationsTest {
 
   @Test
   void writesKoordinatorsFormatInMillicoresAndBytes() throws Exception {
-    String annotation = ThirdPartyAllocations.withYarn(null, new YarnResources(2, 1024));
+    String annotation = ThirdPartyAllocations.withYarn(null, new YarnResources(2, 1024), YarnResources.ZERO);
 
     assertThat(JSON.readTree(annotation))
         .isEqualTo(
@@ -27,7 +27,7 @@ class ThirdPartyAllocationsTest {
         "{\"allocations\":[{\"name\":\"spark-standalone\",\"priority\":\"koord-batch\",\"resources\":{\"kubernetes.io/batch-cpu\":\"500\"}},"
             + "{\"name\":\"hadoop-yarn\",\"priority\":\"koord-batch\",\"resources\":{\"kubernetes.io/batch-cpu\":\"10000\",\"kubernetes.io/batch-memory\":\"10Gi\"}}]}";
 
-    JsonNode after = JSON.readTree(ThirdPartyAllocations.withYarn(before, YarnResources.ZERO));
+    JsonNode after = JSON.readTree(ThirdPartyAllocations.withYarn(before, YarnResources.ZERO, YarnResources.ZERO));
 
     assertThat(after.get("allocations")).hasSize(2);
     assertThat(after.at("/allocations/0/name").asText()).isEqualTo("spark-standalone");
@@ -37,9 +37,9 @@ class ThirdPartyAllocationsTest {
 
   @Test
   void sameUseGivesTheSameTextSoNothingIsRewritten() {
-    String once = ThirdPartyAllocations.withYarn(null, new YarnResources(1, 512));
+    String once = ThirdPartyAllocations.withYarn(null, new YarnResources(1, 512), YarnResources.ZERO);
 
-    assertThat(ThirdPartyAllocations.withYarn(once, new YarnResources(1, 512))).isEqualTo(once);
+    assertThat(ThirdPartyAllocations.withYarn(once, new YarnResources(1, 512), YarnResources.ZERO)).isEqualTo(once);
   }
 
   @Test
@@ -47,6 +47,30 @@ class ThirdPartyAllocationsTest {
     assertThat(ThirdPartyAllocations.hasYarn("not json")).isFalse();
     assertThat(ThirdPartyAllocations.hasYarn("{\"allocations\":{}}")).isFalse();
     assertThat(ThirdPartyAllocations.hasYarn(null)).isFalse();
-    assertThat(ThirdPartyAllocations.withYarn("[1]", YarnResources.ZERO)).contains("\"hadoop-yarn\"");
+    assertThat(ThirdPartyAllocations.withYarn("[1]", YarnResources.ZERO, YarnResources.ZERO)).contains("\"hadoop-yarn\"");
+  }
+
+  @Test
+  void theRoomYarnMayStillFillIsASecondEntryThatGoesWhenItIsEmpty() throws Exception {
+    String reserved = ThirdPartyAllocations.withYarn(null, new YarnResources(1, 512), new YarnResources(3, 1024));
+
+    assertThat(JSON.readTree(reserved).at("/allocations/1/name").asText()).isEqualTo("hadoop-yarn-reserved");
+    assertThat(ThirdPartyAllocations.yarnHeld(reserved)).isEqualTo(new BatchResources(4000, 1536L << 20));
+
+    String released = ThirdPartyAllocations.withYarn(reserved, new YarnResources(1, 512), YarnResources.ZERO);
+    assertThat(JSON.readTree(released).get("allocations")).hasSize(1);
+    assertThat(ThirdPartyAllocations.yarnHeld(released)).isEqualTo(new BatchResources(1000, 512L << 20));
+  }
+
+  @Test
+  void batchHeldSumsEveryKoordBatchEntryWhateverItsAllocator() {
+    String annotation =
+        "{\"allocations\":[{\"name\":\"spark-standalone\",\"priority\":\"koord-batch\",\"resources\":{\"kubernetes.io/batch-cpu\":\"500\"}},"
+            + "{\"name\":\"other\",\"priority\":\"koord-prod\",\"resources\":{\"kubernetes.io/batch-cpu\":\"9000\"}},"
+            + "{\"name\":\"hadoop-yarn\",\"priority\":\"koord-batch\",\"resources\":{\"kubernetes.io/batch-cpu\":\"2000\",\"kubernetes.io/batch-memory\":\"1Gi\"}}]}";
+
+    assertThat(ThirdPartyAllocations.batchHeld(annotation)).isEqualTo(new BatchResources(2500, 1L << 30));
+    assertThat(ThirdPartyAllocations.yarnHeld(annotation)).isEqualTo(new BatchResources(2000, 1L << 30));
+    assertThat(ThirdPartyAllocations.batchHeld(null)).isEqualTo(BatchResources.ZERO);
   }
 }

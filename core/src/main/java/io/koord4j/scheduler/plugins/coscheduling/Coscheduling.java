@@ -98,9 +98,7 @@ public final class Coscheduling extends BasePlugin
 
   @Override
   public void postFilter(CycleState state, Pod pod, FitError error) {
-    gangIn(state)
-        .filter(Gang::strict)
-        .ifPresent(g -> rejectWaiting(g, "member " + nameOf(pod) + " cannot be placed"));
+    rejectStrictGang(state, pod, "cannot be placed");
   }
 
   @Override
@@ -110,9 +108,7 @@ public final class Coscheduling extends BasePlugin
 
   @Override
   public void unreserve(CycleState state, Pod pod, String nodeName) {
-    gangIn(state)
-        .filter(Gang::strict)
-        .ifPresent(g -> rejectWaiting(g, "member " + nameOf(pod) + " failed after it was placed"));
+    rejectStrictGang(state, pod, "failed after it was placed");
   }
 
   @Override
@@ -153,6 +149,13 @@ public final class Coscheduling extends BasePlugin
   private boolean satisfied(String gangId) {
     Gang gang = known.get(gangId);
     return gang != null && counts.placed(gangId) >= gang.minMember();
+  }
+
+  /** A strict gang fails as a whole when one member does: its waiting members are sent back. */
+  private void rejectStrictGang(CycleState state, Pod pod, String what) {
+    gangIn(state)
+        .filter(Gang::strict)
+        .ifPresent(g -> rejectWaiting(g, "member " + nameOf(pod) + " " + what));
   }
 
   /**

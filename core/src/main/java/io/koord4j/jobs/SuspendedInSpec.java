@@ -1,0 +1,17 @@
+package io.koord4j.jobs;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+
+/** A kind held back by {@code spec.suspend}, as Kueue suspends RayJobs, RayClusters and Workflows. */
+public interface SuspendedInSpec<T extends GenericKubernetesResource> extends JobAdapter<T> {
+
+  @Override
+  default boolean isSuspended(T job) {
+    return JobFields.isSpecSuspended(job);
+  }
+
+  @Override
+  default T withSuspended(T job, boolean suspended) {
+    return JobFields.withSpecSuspend(job, suspended);
+  }
+}
