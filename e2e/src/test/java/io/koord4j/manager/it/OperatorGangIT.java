@@ -14,7 +14,6 @@ import io.koord4j.api.WellKnown;
 import io.koord4j.api.gang.PodGroup;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.scheduler.KoordScheduler;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -99,10 +98,7 @@ class OperatorGangIT extends InProcessManagerBase {
 
   @BeforeAll
   static void startScheduler() {
-    scheduler = new KoordScheduler(client, new SimpleMeterRegistry(),
-        KoordScheduler.Options.defaults().withSchedulerName(SCHEDULER)
-            .withBackoff(Duration.ofMillis(200), Duration.ofSeconds(2)));
-    scheduler.start();
+    scheduler = TestSchedulers.start(client, SCHEDULER);
   }
 
   @AfterAll

@@ -96,7 +96,10 @@ final class Koord4jPlacement implements PlacementPolicy {
     return gpus.isEmpty() ? Optional.empty() : Optional.of(new Scored(score, gpus.get(0)));
   }
 
-  /** PreFilter runs once per task, as in the scheduler: DeviceShare learns the workload from it. */
+  /**
+   * PreFilter runs once per arriving pod, as in the scheduler: DeviceShare learns the workload from
+   * it. The simulated pods carry no uid, so each arrival counts; the placer announces each pod once.
+   */
   @Override
   public void arrived(TaskShape task) {
     lastArrived = task;
@@ -158,7 +161,7 @@ final class Koord4jPlacement implements PlacementPolicy {
       requests.put(WellKnown.NVIDIA_GPU, new Quantity(Integer.toString(task.gpuCount())));
     }
     return new PodBuilder()
-        .withNewMetadata().withName("task").withNamespace("simulation").withUid("task").endMetadata()
+        .withNewMetadata().withName("task").withNamespace("simulation").endMetadata()
         .withNewSpec()
         .addNewContainer().withName("task").withNewResources().withRequests(requests).withLimits(requests)
         .endResources().endContainer()

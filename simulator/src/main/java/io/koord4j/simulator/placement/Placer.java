@@ -25,9 +25,22 @@ public final class Placer {
     this.random = random;
   }
 
-  /** Binds the task and says where, or empty when no node fits it. */
+  /**
+   * A new pod of the task: the policy sees it arrive; binds it and says where, or empty when no
+   * node fits it.
+   */
   public Optional<Placement> place(TaskShape task) {
+    arrive(task);
+    return placeAgain(task);
+  }
+
+  /** A new pod of the task that the policy sees arrive, though it is not placed now. */
+  public void arrive(TaskShape task) {
     policy.arrived(task);
+  }
+
+  /** A pod that arrived before, tried again: as {@link #place}, without arriving again. */
+  public Optional<Placement> placeAgain(TaskShape task) {
     if (policy.version() != policyVersion) {
       policyVersion = policy.version();
       cluster.forgetEvaluations();
@@ -41,16 +54,23 @@ public final class Placer {
     int shape = cluster.shapeNumber(task);
     NodeGroup bestGroup = null;
     Scored best = null;
+    int tied = 0;
     for (NodeGroup group : cluster.groups()) {
       Optional<Scored> scored = group.evaluate(policy, task, shape);
-      if (scored.isPresent() && (best == null || scored.get().score() > best.score())) {
+      if (scored.isEmpty()) {
+        continue;
+      }
+      if (best == null || scored.get().score() > best.score()) {
         best = scored.get();
         bestGroup = group;
+        tied = group.size();
+      } else if (scored.get().score() == best.score()) {
+        tied += group.size();
       }
     }
     return bestGroup == null
         ? Optional.empty()
-        : Optional.of(new Placement(bestGroup.first(), best.gpus()));
+        : Optional.of(new Placement(bestGroup.first(), best.gpus(), tied));
   }
 
   /** A node drawn uniformly among those the task fits: groups weigh by their size. */
@@ -74,7 +94,7 @@ public final class Placer {
     for (int i = 0; ; i++) {
       NodeGroup group = feasible.get(i);
       if (draw < group.size()) {
-        return Optional.of(new Placement(group.at(draw), scores.get(i).gpus()));
+        return Optional.of(new Placement(group.at(draw), scores.get(i).gpus(), nodes));
       }
       draw -= group.size();
     }

@@ -1,9 +1,12 @@
 package io.koord4j.simulator.replay;
 
+import io.koord4j.api.WellKnown;
+import io.koord4j.device.GpuAllocation;
+import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.queue.core.AdmissionCore;
 import io.koord4j.queue.core.AdmissionPass;
+import io.koord4j.queue.core.Preemption;
 import io.koord4j.queue.core.UnitSpec;
-import io.koord4j.device.GpuAllocation;
 import io.koord4j.quota.QuotaSpec;
 import io.koord4j.quota.ResourceVector;
 import io.koord4j.simulator.cluster.SimCluster;
@@ -19,26 +22,37 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
  * Replays a trace in virtual time: tasks arrive at their creation time as queue units of the
- * admission core (one queue per trace queue, one quota of the whole cluster), admitted units are
- * placed by a placement policy, all pods of a gang or none, and run for their traced runtime. A
- * unit no node can host yet backs off and is retried, as the manager does when its pods cannot be
- * placed. All queues follow one {@link Queueing}; with backfill, the run records each reserved
- * unit that started later than the first start it was reserved.
+ * admission core (one queue per trace queue; one quota of the whole cluster, or a quota tree whose
+ * leaves the queues name), admitted units are placed by a placement policy, all pods of a gang or
+ * none, and run for their traced runtime. An admitted unit no node can host yet keeps its quota
+ * and waits for room, as its pods wait in koord-scheduler: whenever tasks end, the waiting units
+ * are placed first, by priority, then in the order they were admitted. A unit the core preempts
+ * (a borrower whose quota a lender reclaims) stops and queues again. All queues follow one {@link Queueing}; with
+ * backfill, the run records each reserved unit that started later than the first start it was
+ * reserved.
  */
 public final class TraceReplay {
   static final String QUOTA = "cluster";
-  static final String GPU = "koordinator.sh/gpu-core";
 
-  /** What happened to one task. {@code start} is -1 for a task that never fit. */
-  public record TaskOutcome(TaskSpec task, long start) {
+  /** Where one pod of a task went: the node's name and the GPU minors it got (empty for none). */
+  public record PlacedPod(String node, List<Integer> gpus, int tiedNodes) {}
+
+  /**
+   * What happened to one task: when it was last admitted and when its pods were placed (-1 for
+   * never), and where they went.
+   */
+  public record TaskOutcome(TaskSpec task, long admitted, long start, List<PlacedPod> pods) {
     public long waitSeconds() {
       return start - task.creation();
     }
@@ -55,10 +69,13 @@ public final class TraceReplay {
    * @param gpuSecondsAllocated GPU thousandths times seconds held by running tasks
    * @param makespanSeconds from the first arrival to the last end
    * @param reservedTasks tasks a backfilling queue reserved a start for
+   * @param admissions the names of the tasks in the order they were admitted (a task preempted
+   *     and admitted again appears twice)
    */
   public record Result(
       String policy,
       List<TaskOutcome> outcomes,
+      List<String> admissions,
       double gpuSecondsAllocated,
       long makespanSeconds,
       long gpuCapacityMilli,
@@ -78,16 +95,36 @@ public final class TraceReplay {
   private final Placer placer;
   private final AdmissionCore core;
   private final String policy;
+  /** Whether tasks' queues name leaves of a quota tree, rather than all sharing one quota. */
+  private final boolean quotaTree;
   private final Map<String, TaskSpec> tasks = new HashMap<>();
   private final Map<String, List<Placement>> placements = new HashMap<>();
+  private final Map<String, Long> admittedAt = new HashMap<>();
   private final Map<String, Long> starts = new HashMap<>();
+  /** Admitted units whose pods wait for room on the nodes, in the order they were admitted. */
+  private final List<String> unplaced = new ArrayList<>();
+  /** Admitted units whose pods the placement policy has seen arrive. */
+  private final Set<String> arrived = new HashSet<>();
+  private final Map<String, List<PlacedPod>> placedPods = new HashMap<>();
+  private final List<String> admissions = new ArrayList<>();
   private final Queueing queueing;
   /** The first start reserved for each unit a backfilling queue held a start for. */
   private final Map<String, Instant> reserved = new HashMap<>();
   private final List<LateStart> lateStarts = new ArrayList<>();
   private final PriorityQueue<Running> running = new PriorityQueue<>(Comparator.comparingLong(Running::end));
 
+  /** With one quota of the whole cluster. */
   public TraceReplay(List<NodeSpec> nodes, PlacementPolicy policy, long seed, Queueing queueing) {
+    this(nodes, policy, seed, queueing, List.of());
+  }
+
+  /**
+   * @param quotas a quota tree (the ElasticQuotas users apply, as the manager reads them); each
+   *     task's queue names its leaf quota, as a job labelled with a quota waits in the queue of
+   *     that name. Empty for one quota of the whole cluster.
+   */
+  public TraceReplay(
+      List<NodeSpec> nodes, PlacementPolicy policy, long seed, Queueing queueing, List<QuotaSpec> quotas) {
     this.nodes = nodes;
     this.queueing = queueing;
     this.cluster = new SimCluster(nodes);
@@ -97,31 +134,48 @@ public final class TraceReplay {
     this.policy = queueing == Queueing.PRIORITY ? policy.name() : policy.name() + "+" + queueing.label();
     ResourceVector total = total(nodes);
     core.setClusterTotal(total);
-    core.upsertQuota(QuotaSpec.leaf(QUOTA, "", total, total));
+    this.quotaTree = !quotas.isEmpty();
+    if (quotaTree) {
+      core.setQuotas(quotas);
+    } else {
+      core.upsertQuota(QuotaSpec.leaf(QUOTA, "", total, total));
+    }
   }
 
+  /** What the root quota shares: the nodes' allocatable, as the manager sums it. */
   private static ResourceVector total(List<NodeSpec> nodes) {
     long cpu = nodes.stream().mapToLong(NodeSpec::milliCpu).sum();
     long memory = nodes.stream().mapToLong(n -> n.memoryMib() << 20).sum();
-    long gpu = nodes.stream().mapToLong(n -> n.gpus() * 100L).sum();
-    return ResourceVector.of("cpu", cpu, "memory", memory, GPU, gpu);
+    long gpus = nodes.stream().mapToLong(NodeSpec::gpus).sum();
+    return ResourceVector.of(
+        ResourceQuantities.CPU, cpu, ResourceQuantities.MEMORY, memory, WellKnown.NVIDIA_GPU, gpus);
   }
 
-  /** All pods of the task together. */
+  /**
+   * All pods of the task together, under the names its pods ask by (see {@link
+   * SimNode#gpuRequest}), as the manager charges a job's pods to its quota.
+   */
   private static ResourceVector request(TaskSpec task) {
     TaskShape shape = task.shape();
-    long gpu = shape.gpuCount() == 0 ? 0 : shape.isGpuShare() ? SimNode.sharePercent(shape) : shape.gpuCount() * 100L;
     long pods = task.pods();
-    return ResourceVector.of("cpu", pods * shape.milliCpu(), "memory", pods * (shape.memoryMib() << 20), GPU, pods * gpu);
+    Map<String, Long> request = new LinkedHashMap<>();
+    request.put(ResourceQuantities.CPU, pods * shape.milliCpu());
+    request.put(ResourceQuantities.MEMORY, pods * (shape.memoryMib() << 20));
+    if (shape.isGpuShare()) {
+      request.put(WellKnown.GPU_CORE, pods * SimNode.sharePercent(shape));
+      request.put(WellKnown.GPU_MEMORY_RATIO, pods * SimNode.sharePercent(shape));
+    } else if (shape.gpuCount() > 0) {
+      request.put(WellKnown.NVIDIA_GPU, pods * shape.gpuCount());
+    }
+    return ResourceVector.of(request);
   }
 
   private UnitSpec unit(String id, TaskSpec task) {
     Duration expected = task.expectedRuntimeSeconds() > 0 ? Duration.ofSeconds(task.expectedRuntimeSeconds()) : null;
+    String quota = quotaTree ? task.queue() : QUOTA;
     return new UnitSpec(
-        id, task.queue(), QUOTA, task.priority(), Instant.ofEpochSecond(task.creation()), request(task), 1, expected);
+        id, task.queue(), quota, task.priority(), Instant.ofEpochSecond(task.creation()), request(task), 1, expected);
   }
-
-
 
   /** Replays the whole trace; a task no node of the empty cluster could host never queues. */
   public Result run(List<TaskSpec> trace) {
@@ -161,10 +215,13 @@ public final class TraceReplay {
       backoffEnds = admitAndPlace(now);
     }
     List<TaskOutcome> outcomes = new ArrayList<>();
-    tasks.forEach((id, task) -> outcomes.add(new TaskOutcome(task, starts.getOrDefault(id, -1L))));
+    tasks.forEach((id, task) ->
+        outcomes.add(new TaskOutcome(
+            task, admittedAt.getOrDefault(id, -1L), starts.getOrDefault(id, -1L), placedPods.getOrDefault(id, List.of()))));
     outcomes.sort(Comparator.comparingLong((TaskOutcome o) -> o.task().creation()).thenComparing(o -> o.task().name()));
     return new Result(
-        policy, outcomes, gpuMilliSeconds, now - first, cluster.gpuCapacityMilli(), reserved.size(), lateStarts);
+        policy, outcomes, admissions, gpuMilliSeconds, now - first, cluster.gpuCapacityMilli(), reserved.size(),
+        lateStarts);
   }
 
   private void finishUntil(long now) {
@@ -177,30 +234,58 @@ public final class TraceReplay {
   }
 
   /**
-   * Passes until one admits nothing, placing what each admits; a unit that finds no node backs
-   * off. Returns when the earliest backoff ends, null when none is pending.
+   * Places the units already waiting for room first, as their pods are retried in koord-scheduler
+   * the moment a task ends, before the manager's pass starts new ones; then passes until one
+   * decides nothing, stopping the units each preempts and placing what each admits. Returns when
+   * the earliest backoff ends, null when none is pending.
    */
   private Instant admitAndPlace(long now) {
     Instant at = Instant.ofEpochSecond(now);
+    placeWaiting(now);
     AdmissionPass pass;
     do {
       pass = core.pass(at);
       pass.reservations().forEach(r -> reserved.putIfAbsent(r.unitId(), r.start()));
+      pass.preemptions().stream().map(Preemption::unitId).forEach(id -> stop(id, at));
       for (String id : pass.admitted()) {
-        TaskSpec task = tasks.get(id);
-        Optional<List<Placement>> gang = placeGang(task);
-        if (gang.isPresent()) {
-          start(id, task, gang.get(), now);
-        } else {
-          core.requeue(id, at);
-        }
+        admittedAt.put(id, now);
+        admissions.add(tasks.get(id).name());
+        unplaced.add(id);
       }
-    } while (!pass.admitted().isEmpty());
+      placeWaiting(now);
+    } while (!pass.admitted().isEmpty() || !pass.preemptions().isEmpty());
     return pass.nextPassBy().orElse(null);
+  }
+
+  /** Every waiting unit whose gang fits now, higher priorities first, then earlier admissions. */
+  private void placeWaiting(long now) {
+    unplaced.sort(Comparator.comparingInt((String id) -> -tasks.get(id).priority()));
+    for (var waiting = unplaced.iterator(); waiting.hasNext(); ) {
+      String id = waiting.next();
+      Optional<List<Placement>> gang = placeGang(id, tasks.get(id));
+      if (gang.isPresent()) {
+        waiting.remove();
+        start(id, tasks.get(id), gang.get(), now);
+      }
+    }
+  }
+
+  /**
+   * A preempted unit's job stops at once, releasing its nodes, and its unit queues again; once
+   * admitted again, its job makes new pods.
+   */
+  private void stop(String id, Instant at) {
+    arrived.remove(id);
+    if (!unplaced.remove(id)) {
+      running.removeIf(r -> r.id().equals(id));
+      release(tasks.get(id), placements.remove(id));
+    }
+    core.requeue(id, at);
   }
 
   private void start(String id, TaskSpec task, List<Placement> gang, long now) {
     placements.put(id, gang);
+    placedPods.put(id, gang.stream().map(this::placedPod).toList());
     starts.put(id, now);
     core.markPodsRunning(id);
     running.add(new Running(id, now + task.runtimeSeconds()));
@@ -210,12 +295,25 @@ public final class TraceReplay {
     }
   }
 
-  /** Every pod of the task, or none: pods placed before one that finds no node are released. */
-  private Optional<List<Placement>> placeGang(TaskSpec task) {
+  private PlacedPod placedPod(Placement placement) {
+    List<Integer> gpus = placement.gpus() == null ? List.of() : placement.gpus().minors();
+    return new PlacedPod(nodes.get(placement.node()).name(), gpus, placement.tiedNodes());
+  }
+
+  /**
+   * Every pod of the task, or none: pods placed before one that finds no node are released. On the
+   * first try every pod arrives, each in its own scheduling cycle, as in koord-scheduler; tries
+   * after that are the same pods again.
+   */
+  private Optional<List<Placement>> placeGang(String id, TaskSpec task) {
+    boolean first = arrived.add(id);
     List<Placement> gang = new ArrayList<>();
     for (int pod = 0; pod < task.pods(); pod++) {
-      Optional<Placement> placement = placer.place(task.shape());
+      Optional<Placement> placement = first ? placer.place(task.shape()) : placer.placeAgain(task.shape());
       if (placement.isEmpty()) {
+        for (int later = pod + 1; first && later < task.pods(); later++) {
+          placer.arrive(task.shape());
+        }
         release(task, gang);
         return Optional.empty();
       }
@@ -237,7 +335,7 @@ public final class TraceReplay {
         node++;
       } else {
         empty.bind(node, task.shape(), candidates.get(0));
-        gang.add(new Placement(node, candidates.get(0)));
+        gang.add(new Placement(node, candidates.get(0), 1));
       }
     }
     gang.forEach(placement -> empty.release(placement.node(), task.shape(), placement.gpus()));

@@ -2,6 +2,9 @@ package io.koord4j.simulator.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.koord4j.api.WellKnown;
+import io.koord4j.quota.QuotaSpec;
+import io.koord4j.quota.ResourceVector;
 import io.koord4j.simulator.GeneratedTrace;
 import io.koord4j.simulator.placement.Policies;
 import io.koord4j.simulator.placement.TargetWorkload;
@@ -72,6 +75,37 @@ class TraceReplayTest {
             org.assertj.core.groups.Tuple.tuple("single", 0L),
             org.assertj.core.groups.Tuple.tuple("gang", 100L),
             org.assertj.core.groups.Tuple.tuple("gang-of-three", -1L));
+  }
+
+  @Test
+  void tasksOfALeafQuotaWaitForItsMaxWhileAnotherLeafsGoAheadAndTheOutcomesSayWhereEachPodWent() {
+    List<NodeSpec> nodes =
+        List.of(new NodeSpec("big", 32000, 131072, 4, "T4"), new NodeSpec("small", 16000, 65536, 2, "T4"));
+    ResourceVector fourGpus = ResourceVector.of(WellKnown.NVIDIA_GPU, 4);
+    ResourceVector twoGpus = ResourceVector.of(WellKnown.NVIDIA_GPU, 2);
+    List<QuotaSpec> tree = List.of(
+        QuotaSpec.group("org", "", ResourceVector.of(WellKnown.NVIDIA_GPU, 6), ResourceVector.of(WellKnown.NVIDIA_GPU, 6)),
+        QuotaSpec.leaf("a", "org", twoGpus, twoGpus),
+        QuotaSpec.leaf("b", "org", fourGpus, fourGpus));
+    TaskShape oneGpu = new TaskShape(1000, 1024, 1, 1000, Set.of());
+    List<TaskSpec> tasks = List.of(
+        new TaskSpec("a-1", new TaskShape(1000, 1024, 2, 1000, Set.of()), 0, 100, 0, "a", 0),
+        new TaskSpec("a-2", oneGpu, 10, 60, 10, "a", 0),
+        new TaskSpec("a-3", oneGpu, 20, 70, 20, "a", 5),
+        new TaskSpec("b-1", oneGpu, 30, 80, 30, "b", 0, 2, 0));
+
+    Result result = new TraceReplay(
+        nodes, Policies.create("koord4j", List.of()), 1, Queueing.PRIORITY, tree).run(tasks);
+
+    // a-1 fills leaf a; b-1 goes ahead of a-2 and a-3; a-3, of higher priority, passes a-2.
+    assertThat(result.admissions()).containsExactly("a-1", "b-1", "a-3", "a-2");
+    assertThat(result.outcomes()).filteredOn(o -> o.task().name().equals("a-3")).singleElement()
+        .extracting(TaskOutcome::start).isEqualTo(100L);
+    assertThat(result.outcomes()).filteredOn(o -> o.task().name().equals("a-1")).singleElement()
+        .satisfies(o -> assertThat(o.pods()).singleElement().satisfies(pod -> assertThat(pod.gpus()).hasSize(2)));
+    assertThat(result.outcomes()).filteredOn(o -> o.task().name().equals("b-1")).singleElement()
+        .satisfies(o -> assertThat(o.pods()).hasSize(2)
+            .allSatisfy(pod -> assertThat(pod.node()).isIn("big", "small")));
   }
 
   @Test

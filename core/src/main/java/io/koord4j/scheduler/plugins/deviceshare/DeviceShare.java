@@ -134,7 +134,7 @@ public final class DeviceShare extends BasePlugin
     ResourceVector resources = ResourceQuantities.requestOf(pod);
     long cpu = resources.get(ResourceQuantities.CPU);
     long memory = resources.get(ResourceQuantities.MEMORY);
-    workload.observe(cpu, memory, request.orElse(null));
+    workload.observe(pod.getMetadata().getUid(), cpu, memory, request.orElse(null));
     state.put(DEMAND, new Demand(request.orElse(null), byCount, cpu, memory));
     return Status.SUCCESS;
   }

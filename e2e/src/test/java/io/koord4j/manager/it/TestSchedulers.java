@@ -1,0 +1,23 @@
+package io.koord4j.manager.it;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.koord4j.scheduler.KoordScheduler;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+
+/** koord-scheduler in the test's JVM, for the tests that run the manager with it. */
+final class TestSchedulers {
+  private TestSchedulers() {}
+
+  /**
+   * Started under a name of the test's own, so that only the test's pods are its, retrying
+   * pending pods quickly.
+   */
+  static KoordScheduler start(KubernetesClient client, String schedulerName) {
+    KoordScheduler scheduler = new KoordScheduler(client, new SimpleMeterRegistry(),
+        KoordScheduler.Options.defaults().withSchedulerName(schedulerName)
+            .withBackoff(Duration.ofMillis(200), Duration.ofSeconds(2)));
+    scheduler.start();
+    return scheduler;
+  }
+}
