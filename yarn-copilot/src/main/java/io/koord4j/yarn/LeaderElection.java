@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLo
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,6 +17,10 @@ import org.slf4j.LoggerFactory;
  * Leadership over one Lease with Kubernetes' default timing (renew within two thirds of the lease,
  * retry every 2/15 of it). A leader that loses the Lease exits so that it never acts next to its
  * successor; {@link #stop()} before a clean shutdown releases the Lease at once instead.
+ *
+ * <p>The elector calls back on its own thread and renews the Lease only once the start callback
+ * has returned, so the leader starts on a thread of its own: a start that lists a large cluster
+ * must not let the Lease lapse and a second copilot lead beside it.
  */
 public final class LeaderElection {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderElection.class);
@@ -29,7 +34,8 @@ public final class LeaderElection {
   public LeaderElection(
       KubernetesClient client, String namespace, String leaseName, Duration leaseDuration, Startable lead)
       throws UnknownHostException {
-    String identity = InetAddress.getLocalHost().getHostName() + "-" + ProcessHandle.current().pid();
+    // Not the pid: in containers it is 1 everywhere, and replicas may share a host name.
+    String identity = InetAddress.getLocalHost().getHostName() + "_" + UUID.randomUUID();
     this.elector =
         client
             .leaderElector()
@@ -42,7 +48,10 @@ public final class LeaderElection {
                     .withRetryPeriod(leaseDuration.multipliedBy(2).dividedBy(15))
                     .withReleaseOnCancel(true)
                     .withLeaderCallbacks(
-                        new LeaderCallbacks(() -> start(lead), this::lost, leader -> LOG.info("leader is {}", leader)))
+                        new LeaderCallbacks(
+                            () -> new Thread(() -> start(lead), "leading").start(),
+                            this::lost,
+                            leader -> LOG.info("leader is {}", leader)))
                     .build())
             .build();
   }
@@ -87,7 +96,8 @@ public final class LeaderElection {
   private void lost() {
     if (!stopping.get()) {
       LOG.error("lost leadership; exiting so another replica takes over");
-      System.exit(1);
+      // Not on the elector's thread: exiting waits for the shutdown, which ends the election.
+      new Thread(() -> System.exit(1), "lost-leadership").start();
     }
   }
 }

@@ -156,6 +156,35 @@ class YarnCopilotIT {
         assertThat(lease().getSpec().getLeaseDurationSeconds()).isEqualTo(1));
   }
 
+  /** A leader whose start takes longer than its Lease lasts still renews it meanwhile. */
+  @Test
+  @Order(6)
+  void aLeaderThatTakesLongToStartKeepsItsLeaseRenewed() throws Exception {
+    CountDownLatch starting = new CountDownLatch(1);
+    CountDownLatch started = new CountDownLatch(1);
+    Duration leaseDuration = Duration.ofSeconds(3);
+    LeaderElection election = new LeaderElection(kube.copilotClient(), kube.namespace(), kube.account().leaseName(),
+        leaseDuration, () -> {
+          starting.countDown();
+          // As a start that lists a large cluster: three times as long as the Lease lasts.
+          TimeUnit.MILLISECONDS.sleep(leaseDuration.multipliedBy(3).toMillis());
+          started.countDown();
+        });
+    Thread campaign = new Thread(election::run, "yarn-copilot-it-slow-start");
+    campaign.start();
+    try {
+      assertThat(starting.await(60, TimeUnit.SECONDS)).as("leadership taken").isTrue();
+      String renewed = leaseRenewTime();
+      await("the Lease is renewed while the leader starts").atMost(leaseDuration.multipliedBy(2))
+          .until(() -> !leaseRenewTime().equals(renewed));
+      assertThat(started.getCount()).as("the start is still under way").isEqualTo(1);
+    } finally {
+      election.stop();
+      campaign.interrupt();
+      campaign.join(TimeUnit.SECONDS.toMillis(30));
+    }
+  }
+
   private static Lease lease() {
     return client.resources(Lease.class).inNamespace(kube.namespace()).withName(kube.account().leaseName()).get();
   }

@@ -98,6 +98,9 @@ class HelmInstallIT {
               new Access("create", "scheduling.sigs.k8s.io", "elasticquotas"),
               // The webhook reads a PodGroup its cache does not hold yet.
               new Access("get", "scheduling.sigs.k8s.io", "podgroups"),
+              // A gang's PodGroup is applied server-side: the API server checks create when it is
+              // missing, but audits the request as patch.
+              new Access("create", "scheduling.sigs.k8s.io", "podgroups"),
               // A unit is re-read when an admission write failed, and updated when its job's queue,
               // priority or demand changes after queueing.
               new Access("get", "scheduling.x-k8s.io", "queueunits"),
