@@ -6,8 +6,9 @@ import java.util.function.Supplier;
 /**
  * A test's read-modify-write of an object that controllers also write (a job's status, a quota's
  * status, a pod's conditions) can lose the race and get 409 Conflict, as any client can. Like
- * client-go's RetryOnConflict, the write is read and made again; each try must read afresh, which
- * fabric8's {@code edit} does.
+ * client-go's RetryOnConflict, the write is read and made again. Each try must read afresh: edit a
+ * resource named with {@code withName}, whose {@code edit} reads the object from the server, not
+ * {@code resource(item)}, whose {@code edit} starts from the item given.
  */
 public final class Conflicts {
   private static final int TRIES = 10;

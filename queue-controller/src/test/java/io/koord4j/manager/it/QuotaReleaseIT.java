@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.dsl.PodResource;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitConditions;
 import io.koord4j.api.queue.QueueUnitPhase;
@@ -130,19 +131,23 @@ class QuotaReleaseIT extends InProcessManagerBase {
   }
 
   private void hold(Pod pod) {
-    Conflicts.retrying(() -> client.pods().resource(pod)
+    Conflicts.retrying(() -> byName(pod)
         .edit(p -> new PodBuilder(p).editMetadata().addToFinalizers(HOLD).endMetadata().build()));
   }
 
   private void release(Pod pod) {
-    Pod current = client.pods().resource(pod).get();
-    if (current != null) {
-      Conflicts.retrying(() -> client.pods().resource(current).edit(p -> {
+    if (byName(pod).get() != null) {
+      Conflicts.retrying(() -> byName(pod).edit(p -> {
         p.getMetadata().setFinalizers(
             p.getMetadata().getFinalizers().stream().filter(f -> !HOLD.equals(f)).toList());
         return p;
       }));
     }
+  }
+
+  /** The pod by name, so that each edit reads it afresh. */
+  private PodResource byName(Pod pod) {
+    return client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName());
   }
 
   private boolean terminating(Pod pod) {

@@ -75,7 +75,8 @@ class BatchJobReconcilerIT {
     assertThat(held.getSpec().getSuspend()).isTrue();
     assertThat(held.getMetadata().getAnnotations()).containsEntry(WellKnown.JOB_HAS_ENQUEUED, "true");
 
-    Conflicts.retrying(() -> OPERATOR.getKubernetesClient().resource(unit).editStatus(current -> {
+    Conflicts.retrying(() -> OPERATOR.getKubernetesClient().resources(QueueUnit.class)
+        .inNamespace(unit.getMetadata().getNamespace()).withName(unit.getMetadata().getName()).editStatus(current -> {
       current.setStatus(UnitStatuses.admitted(current, "research", Instant.now()));
       return current;
     }));
