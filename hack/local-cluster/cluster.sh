@@ -280,6 +280,8 @@ start_apiserver() {
   wait_healthy kube-apiserver "$APISERVER/readyz" 120
 }
 
+# A saturated test machine can delay kwok's node heartbeats past the default 50 s grace period; the
+# node lifecycle controller would then taint fake nodes unreachable in the middle of a test.
 start_controller_manager() {
   start kube-controller-manager "$BIN/kube-controller-manager" \
     --kubeconfig "$KUBECONFIG_FILE" --authentication-kubeconfig "$KUBECONFIG_FILE" \
@@ -288,7 +290,8 @@ start_controller_manager() {
     --root-ca-file "$PKI/ca.crt" --service-account-private-key-file "$PKI/sa.key" \
     --cluster-signing-cert-file "$PKI/ca.crt" --cluster-signing-key-file "$PKI/ca.key" \
     --controllers '*' --use-service-account-credentials=false \
-    --kube-api-qps 500 --kube-api-burst 1000 --concurrent-job-syncs 20
+    --kube-api-qps 500 --kube-api-burst 1000 --concurrent-job-syncs 20 \
+    --node-monitor-grace-period 3m --node-startup-grace-period 3m
   wait_healthy kube-controller-manager "https://127.0.0.1:$KCM_PORT/healthz"
 }
 
