@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -32,14 +34,21 @@ public final class ManagerProcess {
   public static ManagerProcess start(
       String namespace, String leaseName, Duration leaseDuration, String logName)
       throws IOException {
+    return start(namespace, leaseName, leaseDuration, logName, List.of());
+  }
+
+  /** As {@link #start(String, String, Duration, String)}, with more JVM options (e.g. a profiler). */
+  public static ManagerProcess start(
+      String namespace, String leaseName, Duration leaseDuration, String logName, List<String> jvmOptions)
+      throws IOException {
     Path log = Path.of("target", logName + ".log");
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx512m");
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.koord4j.manager.ManagerMain"));
     ProcessBuilder builder =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "io.koord4j.manager.ManagerMain")
+        new ProcessBuilder(command)
             .redirectErrorStream(true)
             .redirectOutput(log.toFile());
     Map<String, String> env = builder.environment();
@@ -67,6 +76,11 @@ public final class ManagerProcess {
 
   public boolean isAlive() {
     return process.isAlive();
+  }
+
+  /** Where its output goes. */
+  public Path log() {
+    return log;
   }
 
   /** The identity it holds the Lease under: its log's name. */
