@@ -211,6 +211,7 @@ public final class AdmissionBenchmark {
             sent,
             times.started(),
             times.podsExist(),
+            times.completed(),
             times.held(),
             creation,
             loadStart,

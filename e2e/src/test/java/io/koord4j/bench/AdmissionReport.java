@@ -2,10 +2,8 @@ package io.koord4j.bench;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.IntStream;
@@ -44,14 +42,15 @@ final class AdmissionReport {
         rounds.stream().mapToInt(AdmissionRound::round).max().orElse(0)));
     lines.add("");
     lines.add("| round | system | admitted | held first | create to last admission (s) | create to all pods (s)"
-        + " | time to admission mean (s) | p99 (s) | creates/s | load average start → end |");
-    lines.add("|---:|---|---:|---:|---:|---:|---:|---:|---:|---|");
+        + " | time to admission mean (s) | p99 (s) | admission to completion mean (s) | creates/s"
+        + " | load average start → end |");
+    lines.add("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
     for (AdmissionRound round : rounds) {
       LoadResult all = round.timeToAdmission(jobs, -1);
-      lines.add(String.format(Locale.ROOT, "| %d | %s | %,d | %,d | %.1f | %.1f | %.2f | %.2f | %.1f | %.1f → %.1f |",
+      lines.add(String.format(Locale.ROOT, "| %d | %s | %,d | %,d | %.1f | %.1f | %.2f | %.2f | %.1f | %.1f | %.1f → %.1f |",
           round.round(), round.system(), round.admitted(), round.held(), round.wallSeconds(),
           round.allPodsSeconds(), AdmissionRound.meanSeconds(all), all.percentileMillis(0.99) / 1000,
-          round.creation().rate(), round.loadStart(), round.loadEnd()));
+          round.admissionToCompletionSeconds(), round.creation().rate(), round.loadStart(), round.loadEnd()));
     }
     List<AdmissionRound> koord4j = of(rounds, AdmissionSystem.KOORD4J);
     List<AdmissionRound> kueue = of(rounds, AdmissionSystem.KUEUE);

@@ -9,8 +9,8 @@ import java.util.stream.IntStream;
 
 /**
  * What one system's block of a round measured, by job index ({@code System.nanoTime()}; 0 where a
- * create failed): when each create was sent, when the job was first seen running and when all its
- * pods were first seen.
+ * create failed): when each create was sent, when the job was first seen running, when all its
+ * pods were first seen and when it was first seen complete.
  *
  * @param held jobs seen suspended before they ran (all of them, for a queue)
  * @param writes API writes served during the block, by resource, from every client
@@ -21,6 +21,7 @@ record AdmissionRound(
     long[] sent,
     long[] started,
     long[] podsExist,
+    long[] completed,
     int held,
     LoadResult creation,
     double loadStart,
@@ -46,6 +47,18 @@ record AdmissionRound(
     long first = Arrays.stream(sent).filter(t -> t != 0).min().orElse(0);
     long last = Arrays.stream(times).max().orElse(0);
     return (last - first) / 1e9;
+  }
+
+  /**
+   * Mean time from admission to completion, in seconds: how long a job holds its quota, the run
+   * time of its pods and the control plane's work around them.
+   */
+  double admissionToCompletionSeconds() {
+    return IntStream.range(0, started.length)
+        .filter(i -> started[i] != 0 && completed[i] != 0)
+        .mapToLong(i -> completed[i] - started[i])
+        .average()
+        .orElse(Double.NaN) / 1e9;
   }
 
   /** Create-to-admission of the started jobs of one queue (all queues for a negative one). */

@@ -16,7 +16,7 @@ import java.util.function.Consumer;
 /**
  * Watches the Jobs and pods of one namespace and records, by job index, when this process first
  * saw each job running ({@code spec.suspend} not true) and when it first saw all of the job's
- * pods exist ({@code System.nanoTime()}, 0 until then). Whether each job was seen suspended first
+ * pods exist and when it first saw it complete ({@code System.nanoTime()}, 0 until then). Whether each job was seen suspended first
  * tells that a queue held it. Watch delivery delay is the same for every system measured.
  */
 final class AdmissionTimes implements AutoCloseable {
@@ -25,6 +25,7 @@ final class AdmissionTimes implements AutoCloseable {
   private final List<AdmissionWorkload.JobShape> jobs;
   private final AtomicLongArray started;
   private final AtomicLongArray podsExist;
+  private final AtomicLongArray completed;
   private final Set<Integer> held = ConcurrentHashMap.newKeySet();
   private final Map<Integer, Set<String>> pods = new ConcurrentHashMap<>();
   private final SharedIndexInformer<Job> jobInformer;
@@ -34,6 +35,7 @@ final class AdmissionTimes implements AutoCloseable {
     this.jobs = jobs;
     started = new AtomicLongArray(jobs.size());
     podsExist = new AtomicLongArray(jobs.size());
+    completed = new AtomicLongArray(jobs.size());
     jobInformer = client.batch().v1().jobs().inNamespace(namespace).inform(onChange(this::seen));
     podInformer = client.pods().inNamespace(namespace).inform(onChange(this::seen));
   }
@@ -61,6 +63,10 @@ final class AdmissionTimes implements AutoCloseable {
       held.add(index);
     } else {
       started.compareAndSet(index, 0, System.nanoTime());
+    }
+    if (job.getStatus() != null && job.getStatus().getConditions().stream()
+        .anyMatch(c -> "Complete".equals(c.getType()) && "True".equals(c.getStatus()))) {
+      completed.compareAndSet(index, 0, System.nanoTime());
     }
   }
 
@@ -91,19 +97,24 @@ final class AdmissionTimes implements AutoCloseable {
     return copy(podsExist);
   }
 
+  /** When each job was first seen complete, by index; 0 for not yet. */
+  long[] completed() {
+    return copy(completed);
+  }
+
   /** How many jobs were seen suspended before they ran. */
   int held() {
     return held.size();
   }
 
   /**
-   * Waits until {@code expected} jobs (those created) have started and have all their pods; false
-   * if the timeout passes first.
+   * Waits until {@code expected} jobs (those created) have started, have all their pods and have
+   * completed; false if the timeout passes first.
    */
   boolean await(int expected, Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
-      if (count(started) >= expected && count(podsExist) >= expected) {
+      if (count(started) >= expected && count(podsExist) >= expected && count(completed) >= expected) {
         return true;
       }
       Thread.sleep(100);
@@ -113,7 +124,8 @@ final class AdmissionTimes implements AutoCloseable {
 
   /** A line on progress for the log. */
   String progress() {
-    return count(started) + " of " + jobs.size() + " jobs started, " + count(podsExist) + " with all pods";
+    return count(started) + " of " + jobs.size() + " jobs started, " + count(podsExist) + " with all pods, "
+        + count(completed) + " complete";
   }
 
   private static int count(AtomicLongArray times) {
