@@ -3,15 +3,14 @@ package io.koord4j.bench;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.koord4j.manager.support.InformerHandlers;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.function.Consumer;
 
 /**
  * Watches the Jobs and pods of one namespace and records, by job index, when this process first
@@ -36,25 +35,8 @@ final class AdmissionTimes implements AutoCloseable {
     started = new AtomicLongArray(jobs.size());
     podsExist = new AtomicLongArray(jobs.size());
     completed = new AtomicLongArray(jobs.size());
-    jobInformer = client.batch().v1().jobs().inNamespace(namespace).inform(onChange(this::seen));
-    podInformer = client.pods().inNamespace(namespace).inform(onChange(this::seen));
-  }
-
-  private static <T> ResourceEventHandler<T> onChange(Consumer<T> seen) {
-    return new ResourceEventHandler<>() {
-      @Override
-      public void onAdd(T object) {
-        seen.accept(object);
-      }
-
-      @Override
-      public void onUpdate(T old, T object) {
-        seen.accept(object);
-      }
-
-      @Override
-      public void onDelete(T object, boolean finalStateUnknown) {}
-    };
+    jobInformer = client.batch().v1().jobs().inNamespace(namespace).inform(InformerHandlers.handler(this::seen, gone -> {}));
+    podInformer = client.pods().inNamespace(namespace).inform(InformerHandlers.handler(this::seen, gone -> {}));
   }
 
   private void seen(Job job) {
