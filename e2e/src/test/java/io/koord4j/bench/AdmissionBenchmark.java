@@ -5,9 +5,11 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.manager.it.ManagerProcess;
-import io.koord4j.testing.JavaProcess;
 import io.koord4j.testing.LocalCluster;
+import io.koord4j.webhook.WebhookServer;
+import io.koord4j.webhook.WebhookSettings;
 import io.koord4j.webhook.registration.WebhookConfigurations;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,8 +29,8 @@ import java.util.function.IntFunction;
  * own, scheduled by the cluster's kube-scheduler.
  *
  * <p>Each round runs every system in turn, the first of the two queues alternating from round to
- * round; only the system measured runs: koord4j's manager as a process of its own serving its
- * webhook (as deployed), or Kueue as the local cluster starts it (its shipped client
+ * round; only the system measured runs: koord4j's manager as a process of its own (as deployed)
+ * with its webhook in this process, or Kueue as the local cluster starts it (its shipped client
  * limits and concurrency), never both. A system's block creates the jobs at a fixed rate into a
  * fresh namespace and waits until every job has started and has all its pods; then the namespace
  * is deleted while the system still runs (it removes its finalizers), and the system stops.
@@ -137,8 +139,11 @@ public final class AdmissionBenchmark {
     }
 
     private AdmissionRound koord4j(String namespace, int round) throws Exception {
+      WebhookServer webhook =
+          WebhookServer.withAllHandlers(client, webhookSettings(), new SimpleMeterRegistry());
       ManagerProcess manager = null;
       try {
+        webhook.start();
         manager = startManager(round);
         quotas.awaitKoord4jQueues(START_TIMEOUT);
         try (BenchNamespace jobs = new BenchNamespace(client, namespace)) {
@@ -151,11 +156,8 @@ public final class AdmissionBenchmark {
         if (manager != null) {
           manager.stop();
         }
-        // Every replica serves the webhook, so none removes its registration when it stops.
-        client.admissionRegistration().v1().mutatingWebhookConfigurations()
-            .withName(WebhookConfigurations.Names.DEFAULT.mutating()).delete();
-        client.admissionRegistration().v1().validatingWebhookConfigurations()
-            .withName(WebhookConfigurations.Names.DEFAULT.validating()).delete();
+        webhook.close();
+        webhook.unregister();
       }
     }
 
@@ -244,10 +246,14 @@ public final class AdmissionBenchmark {
       }
     }
 
-    /**
-     * The manager as deployed, in a JVM of its own serving the webhook (registered by URL on this
-     * machine), leading once it has opened its watches.
-     */
+    private WebhookSettings webhookSettings() {
+      return WebhookSettings.defaults(run + "-system")
+          .withLocalUrl("127.0.0.1", 0)
+          .withNames(run + "-webhook-tls",
+              new WebhookConfigurations.Names(run + "-mutating", run + "-validating"));
+    }
+
+    /** The manager as deployed, in a JVM of its own, leading once it has opened its watches. */
     private ManagerProcess startManager(int round) throws Exception {
       String name = run + "-manager-" + round;
       Path logs = Path.of("target", "bench", "logs");
@@ -257,17 +263,8 @@ public final class AdmissionBenchmark {
               ? List.of("-XX:StartFlightRecording=filename=" + logs.resolve(name + ".jfr")
                   + ",settings=profile,dumponexit=true")
               : List.of();
-      if (client.admissionRegistration().v1().mutatingWebhookConfigurations()
-          .withName(WebhookConfigurations.Names.DEFAULT.mutating()).get() != null) {
-        throw new IllegalStateException("a koord4j webhook is registered on this cluster already ("
-            + WebhookConfigurations.Names.DEFAULT.mutating() + "); uninstall it before the benchmark");
-      }
-      Map<String, String> webhook = Map.of(
-          "KOORD4J_WEBHOOK", "true",
-          "KOORD4J_WEBHOOK_URL_HOST", "127.0.0.1",
-          "KOORD4J_WEBHOOK_PORT", Integer.toString(JavaProcess.freePort()));
-      ManagerProcess manager = ManagerProcess.start(
-          run + "-system", run + "-manager", Duration.ofSeconds(15), "bench/logs/" + name, options, webhook);
+      ManagerProcess manager =
+          ManagerProcess.start(run + "-system", run + "-manager", Duration.ofSeconds(15), "bench/logs/" + name, options);
       long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
       while (!Files.readString(manager.log()).contains("watches opened")) {
         if (!manager.isAlive() || System.nanoTime() > deadline) {
