@@ -11,19 +11,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** Evicts through the Eviction API (so PodDisruptionBudgets hold) and records a Warning event. */
-public final class KubePodEvictor implements PodEvictor {
+public record KubePodEvictor(KubernetesClient client, String nodeName, Clock clock)
+    implements PodEvictor {
   private static final Logger LOG = LoggerFactory.getLogger(KubePodEvictor.class);
   private static final int EVENT_ATTEMPTS = 3;
-
-  private final KubernetesClient client;
-  private final String nodeName;
-  private final Clock clock;
-
-  public KubePodEvictor(KubernetesClient client, String nodeName, Clock clock) {
-    this.client = client;
-    this.nodeName = nodeName;
-    this.clock = clock;
-  }
 
   @Override
   public boolean evict(Pod pod, String reason, String message) {

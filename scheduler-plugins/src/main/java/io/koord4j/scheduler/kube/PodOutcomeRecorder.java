@@ -27,24 +27,15 @@ import org.slf4j.LoggerFactory;
  * <p>The writes run on an executor of their own, so that neither the scheduling loop nor the
  * binding threads wait for them: like kube-scheduler's event broadcaster, telling is best effort
  * and never slows placement.
+ *
+ * @param writer runs the API calls
  */
-public final class PodOutcomeRecorder implements Scheduler.Outcomes {
-
+public record PodOutcomeRecorder(KubernetesClient client, String schedulerName, Executor writer)
+    implements Scheduler.Outcomes {
   private static final Logger LOG = LoggerFactory.getLogger(PodOutcomeRecorder.class);
   private static final ObjectMapper JSON = new ObjectMapper();
   static final String POD_SCHEDULED = "PodScheduled";
   static final String UNSCHEDULABLE = "Unschedulable";
-
-  private final KubernetesClient client;
-  private final String schedulerName;
-  private final Executor writer;
-
-  /** @param writer runs the API calls */
-  public PodOutcomeRecorder(KubernetesClient client, String schedulerName, Executor writer) {
-    this.client = client;
-    this.schedulerName = schedulerName;
-    this.writer = writer;
-  }
 
   @Override
   public void unschedulable(Pod pod, String message) {
