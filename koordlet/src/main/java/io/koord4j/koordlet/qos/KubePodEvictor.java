@@ -1,10 +1,10 @@
 package io.koord4j.koordlet.qos;
 
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.koord4j.events.Events;
 import java.time.Clock;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -37,27 +37,14 @@ public record KubePodEvictor(KubernetesClient client, String nodeName, Clock clo
   }
 
   private void record(Pod pod, String reason, String message) {
-    String now = clock.instant().toString();
+    // Named here, not by the API server, so that a retry after a lost answer cannot record it twice.
     Event event =
-        new EventBuilder()
-            .withNewMetadata()
+        Events.about(pod, "Warning", reason, message, clock.instant())
+            .editMetadata()
+            .withGenerateName(null)
             .withName(pod.getMetadata().getName() + "." + UUID.randomUUID().toString().substring(0, 8))
-            .withNamespace(pod.getMetadata().getNamespace())
             .endMetadata()
-            .withNewInvolvedObject()
-            .withApiVersion("v1")
-            .withKind("Pod")
-            .withName(pod.getMetadata().getName())
-            .withNamespace(pod.getMetadata().getNamespace())
-            .withUid(pod.getMetadata().getUid())
-            .endInvolvedObject()
-            .withType("Warning")
-            .withReason(reason)
-            .withMessage(message)
             .withNewSource().withComponent("koordlet").withHost(nodeName).endSource()
-            .withFirstTimestamp(now)
-            .withLastTimestamp(now)
-            .withCount(1)
             .build();
     for (int attempt = 1; ; attempt++) {
       try {
