@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -79,19 +81,41 @@ final class SchedulerProcess implements AutoCloseable {
    * after the scheduler, in kube-system) is deleted when it stops.
    */
   static SchedulerProcess koordScheduler(KubernetesClient client, String name) throws IOException {
-    ProcessBuilder builder =
-        new ProcessBuilder(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp",
-            System.getProperty("java.class.path"),
-            SchedulerMain.class.getName());
-    builder.environment().put("KUBECONFIG", LocalCluster.kubeconfig().toAbsolutePath().toString());
+    return koordScheduler(client, name, List.of());
+  }
+
+  /**
+   * koord-scheduler with extra JVM options, e.g. a flight recording; {@code {name}} in an option
+   * stands for the scheduler's name.
+   */
+  static SchedulerProcess koordScheduler(KubernetesClient client, String name, List<String> jvmOptions)
+      throws IOException {
+    List<String> options = jvmOptions.stream().map(o -> o.replace("{name}", name)).toList();
+    ProcessBuilder builder = java(options, SchedulerMain.class, List.of());
     builder.environment().put("SCHEDULER_NAME", name);
     builder.environment().put("HEALTH_PORT", Integer.toString(freePort()));
     return new SchedulerProcess(
         builder,
         logDir().resolve(name + ".log"),
         () -> client.leases().inNamespace("kube-system").withName(name).delete());
+  }
+
+  /** The no-decision binder of B4 ({@link BindingCeiling}) on the pods of {@code name}. */
+  static SchedulerProcess bindingCeiling(String name, String pool) throws IOException {
+    return new SchedulerProcess(
+        java(List.of(), BindingCeiling.class, List.of(name, pool)), logDir().resolve(name + ".log"), () -> {});
+  }
+
+  /** A JVM running {@code main} on this process's class path, connected to the local cluster. */
+  private static ProcessBuilder java(List<String> jvmOptions, Class<?> main, List<String> args) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+    command.addAll(args);
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().put("KUBECONFIG", LocalCluster.kubeconfig().toAbsolutePath().toString());
+    return builder;
   }
 
   long startedNanos() {
