@@ -236,26 +236,29 @@ public final class Framework {
     return totals;
   }
 
-  /** Runs {@code task(0..count-1)} on the pool in at most {@code parallelism} chunks. */
+  /**
+   * Runs {@code task(0..count-1)} in at most {@code parallelism} chunks, one of them on the calling
+   * thread, which would otherwise only wait.
+   */
   private void inParallel(int count, java.util.function.IntConsumer task) {
     int chunks = Math.min(parallelism, count);
     if (chunks <= 1) {
       IntStream.range(0, count).forEach(task);
       return;
     }
-    CompletableFuture<?>[] running = new CompletableFuture<?>[chunks];
-    for (int c = 0; c < chunks; c++) {
+    CompletableFuture<?>[] running = new CompletableFuture<?>[chunks - 1];
+    for (int c = 1; c < chunks; c++) {
       int first = c;
-      running[c] =
-          CompletableFuture.runAsync(
-              () -> {
-                for (int i = first; i < count; i += chunks) {
-                  task.accept(i);
-                }
-              },
-              pool);
+      running[c - 1] = CompletableFuture.runAsync(() -> chunk(first, chunks, count, task), pool);
     }
+    chunk(0, chunks, count, task);
     CompletableFuture.allOf(running).join();
+  }
+
+  private static void chunk(int first, int step, int count, java.util.function.IntConsumer task) {
+    for (int i = first; i < count; i += step) {
+      task.accept(i);
+    }
   }
 
   /** Reserve in order; on the first failure every reserve plugin's unreserve runs. */

@@ -10,11 +10,9 @@ import io.koord4j.api.gang.PodGroup;
 import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.api.slo.NodeMetric;
 import io.koord4j.quota.InvalidQuotaTreeException;
-import io.koord4j.quota.ResourceVector;
 import io.koord4j.quota.kube.ElasticQuotaSpecs;
 import io.koord4j.scheduler.cache.SchedulerCache;
 import io.koord4j.scheduler.framework.ClusterEvent;
-import io.koord4j.scheduler.framework.NodeInfo;
 import io.koord4j.scheduler.framework.WaitingPods;
 import io.koord4j.scheduler.plugins.elasticquota.QuotaAccounts;
 import io.koord4j.scheduler.plugins.loadaware.NodeLoad;
@@ -191,10 +189,7 @@ public final class ClusterWatch implements AutoCloseable {
     }
 
     private void updateClusterTotal() {
-      quotas.setClusterTotal(
-          cache.snapshot().stream()
-              .map(NodeInfo::allocatable)
-              .reduce(ResourceVector.EMPTY, ResourceVector::add));
+      quotas.setClusterTotal(cache.allocatableTotal());
     }
   }
 
