@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -36,12 +37,14 @@ final class SchedulerProcess implements AutoCloseable {
   private static final int KUBE_API_BURST = 1000;
 
   private final Process process;
+  private final Path log;
   private final long startedNanos;
   /** Removes what the process leaves in the cluster, e.g. its Lease. */
   private final Runnable cleanup;
 
   private SchedulerProcess(ProcessBuilder builder, Path log, Runnable cleanup) throws IOException {
     this.cleanup = cleanup;
+    this.log = log;
     Files.createDirectories(log.getParent());
     builder.redirectErrorStream(true).redirectOutput(log.toFile());
     startedNanos = System.nanoTime();
@@ -86,7 +89,8 @@ final class SchedulerProcess implements AutoCloseable {
 
   /**
    * koord-scheduler with extra JVM options, e.g. a flight recording; {@code {name}} in an option
-   * stands for the scheduler's name.
+   * stands for the scheduler's name. They follow the default class path, so a {@code -cp} among
+   * them replaces it.
    */
   static SchedulerProcess koordScheduler(KubernetesClient client, String name, List<String> jvmOptions)
       throws IOException {
@@ -110,8 +114,9 @@ final class SchedulerProcess implements AutoCloseable {
   private static ProcessBuilder java(List<String> jvmOptions, Class<?> main, List<String> args) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(List.of("-cp", System.getProperty("java.class.path")));
     command.addAll(jvmOptions);
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+    command.add(main.getName());
     command.addAll(args);
     ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().put("KUBECONFIG", LocalCluster.kubeconfig().toAbsolutePath().toString());
@@ -120,6 +125,18 @@ final class SchedulerProcess implements AutoCloseable {
 
   long startedNanos() {
     return startedNanos;
+  }
+
+  /** Waits until the process has printed {@code text}. */
+  void awaitOutput(String text, Duration timeout) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!Files.readString(log).contains(text)) {
+      checkAlive();
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("no \"" + text + "\" after " + timeout + " in " + log.toAbsolutePath());
+      }
+      Thread.sleep(200);
+    }
   }
 
   /** Fails with the log's place if the process has ended on its own. */

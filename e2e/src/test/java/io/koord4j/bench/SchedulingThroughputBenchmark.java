@@ -44,7 +44,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * {@code bench.b4.latencyPods} (1,000), {@code bench.b4.latencyRate} (50/s), {@code
  * bench.b4.createRate} (offered, 1,000/s), {@code bench.b4.threads} (32), {@code
  * bench.b4.koordJvmOptions} (space-separated, for koord-scheduler's JVM, e.g. a flight recording;
- * {@code {name}} stands for the block's scheduler name). Writes {@code target/bench/B4.md};
+ * {@code {name}} stands for the block's scheduler name), {@code bench.b4.cds} (true: koord-scheduler
+ * starts with a class-data archive, {@link ClassDataArchive}). Writes {@code target/bench/B4.md};
  * deletes its nodes and namespaces.
  */
 public final class SchedulingThroughputBenchmark {
@@ -97,14 +98,19 @@ public final class SchedulingThroughputBenchmark {
     double latencyRate = Double.parseDouble(System.getProperty("bench.b4.latencyRate", "50"));
     double createRate = Double.parseDouble(System.getProperty("bench.b4.createRate", "1000"));
     int threads = Integer.getInteger("bench.b4.threads", 32);
-    List<String> koordJvmOptions =
-        Arrays.stream(System.getProperty("bench.b4.koordJvmOptions", "").split(" "))
-            .filter(option -> !option.isBlank())
-            .toList();
+    boolean classDataArchive = Boolean.parseBoolean(System.getProperty("bench.b4.cds", "true"));
     String run = "b4-" + UUID.randomUUID().toString().substring(0, 6);
     try (KubernetesClient client = BenchClients.admin(threads);
         BenchNodes pool = new BenchNodes(client, run)) {
       LocalCluster.ensureCrds(client, SchedulerProcess.KOORD_SCHEDULER_CRDS);
+      List<String> koordJvmOptions = new ArrayList<>();
+      if (classDataArchive) {
+        log("training run of koord-scheduler for its class-data archive");
+        koordJvmOptions.addAll(ClassDataArchive.koordSchedulerOptions(client));
+      }
+      Arrays.stream(System.getProperty("bench.b4.koordJvmOptions", "").split(" "))
+          .filter(option -> !option.isBlank())
+          .forEach(koordJvmOptions::add);
       Workload workload = new Workload(client, pool, new CreateLoad(createRate, threads), pods / createRate, pods);
       List<Size> results = new ArrayList<>();
       int created = 0;

@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,6 +79,10 @@ public final class ClusterWatch implements AutoCloseable {
    * a missing CRD counts as no objects until it is installed.
    */
   public void start() {
+    // Pods are listed alongside the rest but handled only once the rest is in: a handler added to
+    // a started informer is first told of every pod listed so far.
+    SharedIndexInformer<Pod> podInformer = client.pods().inAnyNamespace().runnableInformer(0);
+    CompletableFuture<Void> podsListed = podInformer.start().toCompletableFuture();
     quotaInformer =
         OptionalInformer.start(client, ElasticQuota.class, handler(q -> quotasChanged()));
     OptionalInformer<PodGroup> groupInformer =
@@ -122,7 +127,9 @@ public final class ClusterWatch implements AutoCloseable {
     List.of(quotaInformer, groupInformer, deviceInformer)
         .forEach(optional -> optional.ready().join());
     quotasChanged();
-    informers.add(client.pods().inAnyNamespace().inform(new PodHandler()));
+    podsListed.join();
+    podInformer.addEventHandler(new PodHandler());
+    informers.add(podInformer);
   }
 
   @Override
