@@ -136,8 +136,9 @@ public final class SchedulingThroughputBenchmark {
                 latencyPods,
                 latencyRate);
         results.add(new Size(nodes, kube, koord, ceiling));
+        // Written after each size, so that a run stopped during a larger one keeps what it measured.
+        BenchReport.write("B4", markdown(pods, latencyPods, latencyRate, results));
       }
-      BenchReport.write("B4", markdown(pods, latencyPods, latencyRate, results));
     }
   }
 
