@@ -38,7 +38,16 @@ final class BenchNodes implements AutoCloseable {
    */
   List<String> create(int count, Map<String, String> capacity, Map<String, String> labels, int threads)
       throws InterruptedException {
-    List<String> names = IntStream.range(0, count).mapToObj(i -> pool + "-" + i).toList();
+    return grow(0, count, capacity, labels, threads);
+  }
+
+  /**
+   * Adds nodes {@code <pool>-<from>} to {@code <pool>-<count - 1>} to a pool of {@code from}
+   * nodes, as {@link #create} does.
+   */
+  List<String> grow(int from, int count, Map<String, String> capacity, Map<String, String> labels, int threads)
+      throws InterruptedException {
+    List<String> names = IntStream.range(from, count).mapToObj(i -> pool + "-" + i).toList();
     ExecutorService creators = Executors.newFixedThreadPool(threads);
     names.forEach(name -> creators.execute(() -> client.resource(node(name, capacity, labels)).create()));
     creators.shutdown();

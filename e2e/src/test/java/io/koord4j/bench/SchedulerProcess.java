@@ -7,6 +7,9 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -34,12 +37,14 @@ final class SchedulerProcess implements AutoCloseable {
   private static final int KUBE_API_BURST = 1000;
 
   private final Process process;
+  private final Path log;
   private final long startedNanos;
   /** Removes what the process leaves in the cluster, e.g. its Lease. */
   private final Runnable cleanup;
 
   private SchedulerProcess(ProcessBuilder builder, Path log, Runnable cleanup) throws IOException {
     this.cleanup = cleanup;
+    this.log = log;
     Files.createDirectories(log.getParent());
     builder.redirectErrorStream(true).redirectOutput(log.toFile());
     startedNanos = System.nanoTime();
@@ -79,13 +84,18 @@ final class SchedulerProcess implements AutoCloseable {
    * after the scheduler, in kube-system) is deleted when it stops.
    */
   static SchedulerProcess koordScheduler(KubernetesClient client, String name) throws IOException {
-    ProcessBuilder builder =
-        new ProcessBuilder(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp",
-            System.getProperty("java.class.path"),
-            SchedulerMain.class.getName());
-    builder.environment().put("KUBECONFIG", LocalCluster.kubeconfig().toAbsolutePath().toString());
+    return koordScheduler(client, name, List.of());
+  }
+
+  /**
+   * koord-scheduler with extra JVM options, e.g. a flight recording; {@code {name}} in an option
+   * stands for the scheduler's name. They follow the default class path, so a {@code -cp} among
+   * them replaces it.
+   */
+  static SchedulerProcess koordScheduler(KubernetesClient client, String name, List<String> jvmOptions)
+      throws IOException {
+    List<String> options = jvmOptions.stream().map(o -> o.replace("{name}", name)).toList();
+    ProcessBuilder builder = java(options, SchedulerMain.class, List.of());
     builder.environment().put("SCHEDULER_NAME", name);
     builder.environment().put("HEALTH_PORT", Integer.toString(freePort()));
     return new SchedulerProcess(
@@ -94,8 +104,39 @@ final class SchedulerProcess implements AutoCloseable {
         () -> client.leases().inNamespace("kube-system").withName(name).delete());
   }
 
+  /** The no-decision binder of B4 ({@link BindingCeiling}) on the pods of {@code name}. */
+  static SchedulerProcess bindingCeiling(String name, String pool) throws IOException {
+    return new SchedulerProcess(
+        java(List.of(), BindingCeiling.class, List.of(name, pool)), logDir().resolve(name + ".log"), () -> {});
+  }
+
+  /** A JVM running {@code main} on this process's class path, connected to the local cluster. */
+  private static ProcessBuilder java(List<String> jvmOptions, Class<?> main, List<String> args) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(List.of("-cp", System.getProperty("java.class.path")));
+    command.addAll(jvmOptions);
+    command.add(main.getName());
+    command.addAll(args);
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().put("KUBECONFIG", LocalCluster.kubeconfig().toAbsolutePath().toString());
+    return builder;
+  }
+
   long startedNanos() {
     return startedNanos;
+  }
+
+  /** Waits until the process has printed {@code text}. */
+  void awaitOutput(String text, Duration timeout) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!Files.readString(log).contains(text)) {
+      checkAlive();
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("no \"" + text + "\" after " + timeout + " in " + log.toAbsolutePath());
+      }
+      Thread.sleep(200);
+    }
   }
 
   /** Fails with the log's place if the process has ended on its own. */

@@ -3,7 +3,9 @@ package io.koord4j.bench;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.koord4j.scheduler.KoordScheduler;
 import io.koord4j.testing.LocalCluster;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,13 +19,15 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Benchmark B4: how fast kube-scheduler (default profile) and koord-scheduler (default profile,
- * LoadAware included) bind plain CPU/memory pods on the same KWOK nodes of the local cluster.
+ * LoadAware included) bind plain CPU/memory pods on the same KWOK nodes of the local cluster, and
+ * how fast the API server takes bindings at all (the binding ceiling, {@link BindingCeiling}).
  *
- * <p>Each scheduler gets a block of its own, in turn, on the same nodes, with a scheduler name
- * unique to the run. Both run as separate processes started by the benchmark: kube-scheduler with
+ * <p>Each side gets a block of its own, in turn, on the same nodes, with a scheduler name unique
+ * to the run. All three run as separate processes started by the benchmark: kube-scheduler with
  * the client limits of the cluster's own instance (500 QPS, burst 1,000), koord-scheduler in a
  * JVM of its own (its client has no rate limit) so that it shares neither heap nor threads with
- * the load generator. A block:
+ * the load generator, and the ceiling with koord-scheduler's client, binder and binding threads.
+ * A block:
  *
  * <ol>
  *   <li><b>Backlog</b>: {@code pods} pods are created while no scheduler serves them (this times
@@ -34,27 +38,34 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *       process's watch seeing the pod bound (milliseconds, where object timestamps have seconds).
  * </ol>
  *
- * Then the scheduler stops and the block's pods are deleted. System properties: {@code
- * bench.b4.nodes} (1,000), {@code bench.b4.pods} (10,000), {@code bench.b4.latencyPods} (1,000),
- * {@code bench.b4.latencyRate} (50/s), {@code bench.b4.createRate} (offered, 1,000/s), {@code
- * bench.b4.threads} (32). Writes {@code target/bench/B4.md}; deletes its nodes and namespaces.
+ * Then the scheduler stops and the block's pods are deleted. The blocks run for every node count
+ * of {@code bench.b4.nodes}, smallest first, the pool growing between sizes. System properties:
+ * {@code bench.b4.nodes} (comma-separated, 1,000 and 5,000), {@code bench.b4.pods} (10,000),
+ * {@code bench.b4.latencyPods} (1,000), {@code bench.b4.latencyRate} (50/s), {@code
+ * bench.b4.createRate} (offered, 1,000/s), {@code bench.b4.threads} (32), {@code
+ * bench.b4.koordJvmOptions} (space-separated, for koord-scheduler's JVM, e.g. a flight recording;
+ * {@code {name}} stands for the block's scheduler name), {@code bench.b4.cds} (true: koord-scheduler
+ * starts with a class-data archive, {@link ClassDataArchive}). Writes {@code target/bench/B4.md};
+ * deletes its nodes and namespaces.
  */
 public final class SchedulingThroughputBenchmark {
 
   private static final Duration BIND_TIMEOUT = Duration.ofMinutes(30);
   private static final Map<String, Quantity> REQUESTS =
       Map.of("cpu", new Quantity("500m"), "memory", new Quantity("1Gi"));
+  private static final Map<String, String> NODE_CAPACITY = Map.of("cpu", "32", "memory", "128Gi", "pods", "110");
 
   private SchedulingThroughputBenchmark() {}
 
-  /** What one scheduler's block measured. */
+  /** What one side's block measured; {@code loadAverage} is the machine's at the block's end. */
   record Block(
       String scheduler,
       LoadResult creation,
       double startToFirstBindSeconds,
       double bindSeconds,
       int bound,
-      LoadResult createToBound) {
+      LoadResult createToBound,
+      double loadAverage) {
     double podsPerSecond() {
       return (bound - 1) / bindSeconds;
     }
@@ -65,38 +76,69 @@ public final class SchedulingThroughputBenchmark {
       return String.format(
           Locale.ROOT,
           "%.1f pods/s (%d in %.1f s, first bind %.1f s after start), create-to-bound p50 %.0f ms,"
-              + " p99 %.0f ms, creation alone %.1f/s",
+              + " p99 %.0f ms, creation alone %.1f/s, load average %.1f",
           podsPerSecond(), bound, bindSeconds, startToFirstBindSeconds,
-          createToBound.percentileMillis(0.5), createToBound.percentileMillis(0.99), creation.rate());
+          createToBound.percentileMillis(0.5), createToBound.percentileMillis(0.99), creation.rate(),
+          loadAverage);
     }
   }
 
+  /** The three blocks run on one pool size. */
+  record Size(int nodes, Block kube, Block koord, Block ceiling) {}
+
   public static void main(String[] args) throws Exception {
-    int nodes = Integer.getInteger("bench.b4.nodes", 1_000);
+    List<Integer> sizes =
+        Arrays.stream(System.getProperty("bench.b4.nodes", "1000,5000").split(","))
+            .map(String::trim)
+            .map(Integer::valueOf)
+            .sorted()
+            .toList();
     int pods = Integer.getInteger("bench.b4.pods", 10_000);
     int latencyPods = Integer.getInteger("bench.b4.latencyPods", 1_000);
     double latencyRate = Double.parseDouble(System.getProperty("bench.b4.latencyRate", "50"));
     double createRate = Double.parseDouble(System.getProperty("bench.b4.createRate", "1000"));
     int threads = Integer.getInteger("bench.b4.threads", 32);
+    boolean classDataArchive = Boolean.parseBoolean(System.getProperty("bench.b4.cds", "true"));
     String run = "b4-" + UUID.randomUUID().toString().substring(0, 6);
     try (KubernetesClient client = BenchClients.admin(threads);
         BenchNodes pool = new BenchNodes(client, run)) {
-      log("creating " + nodes + " KWOK nodes in pool " + run);
-      pool.create(nodes, Map.of("cpu", "32", "memory", "128Gi", "pods", "110"), Map.of(), threads);
-      Workload workload = new Workload(client, pool, new CreateLoad(createRate, threads), pods / createRate, pods);
-      List<Block> blocks = new ArrayList<>();
-      blocks.add(
-          workload.block(
-              "kube-scheduler", run + "-kube", SchedulerProcess::kubeScheduler, latencyPods, latencyRate));
       LocalCluster.ensureCrds(client, SchedulerProcess.KOORD_SCHEDULER_CRDS);
-      blocks.add(
-          workload.block(
-              "koord-scheduler",
-              run + "-koord",
-              name -> SchedulerProcess.koordScheduler(client, name),
-              latencyPods,
-              latencyRate));
-      BenchReport.write("B4", markdown(nodes, pods, latencyPods, latencyRate, blocks));
+      List<String> koordJvmOptions = new ArrayList<>();
+      if (classDataArchive) {
+        log("training run of koord-scheduler for its class-data archive");
+        koordJvmOptions.addAll(ClassDataArchive.koordSchedulerOptions(client));
+      }
+      Arrays.stream(System.getProperty("bench.b4.koordJvmOptions", "").split(" "))
+          .filter(option -> !option.isBlank())
+          .forEach(koordJvmOptions::add);
+      Workload workload = new Workload(client, pool, new CreateLoad(createRate, threads), pods / createRate, pods);
+      List<Size> results = new ArrayList<>();
+      int created = 0;
+      for (int nodes : sizes) {
+        log("growing pool " + run + " to " + nodes + " KWOK nodes");
+        pool.grow(created, nodes, NODE_CAPACITY, Map.of(), threads);
+        created = nodes;
+        String prefix = run + "-" + nodes;
+        Block kube =
+            workload.block("kube-scheduler", prefix + "-kube", SchedulerProcess::kubeScheduler, latencyPods, latencyRate);
+        Block koord =
+            workload.block(
+                "koord-scheduler",
+                prefix + "-koord",
+                name -> SchedulerProcess.koordScheduler(client, name, koordJvmOptions),
+                latencyPods,
+                latencyRate);
+        Block ceiling =
+            workload.block(
+                "binding ceiling",
+                prefix + "-ceiling",
+                name -> SchedulerProcess.bindingCeiling(name, run),
+                latencyPods,
+                latencyRate);
+        results.add(new Size(nodes, kube, koord, ceiling));
+        // Written after each size, so that a run stopped during a larger one keeps what it measured.
+        BenchReport.write("B4", markdown(pods, latencyPods, latencyRate, results));
+      }
     }
   }
 
@@ -109,14 +151,14 @@ public final class SchedulingThroughputBenchmark {
         throws Exception {
       try (BenchNamespace namespace = new BenchNamespace(client, name);
           BindTimes binds = new BindTimes(client, name)) {
-        log(label + ": creating " + pods + " pods with no scheduler serving them");
+        log(name + " " + label + ": creating " + pods + " pods with no scheduler serving them");
         LoadResult creation = load.run(createSeconds, i -> create(name, "backlog-" + i));
         int created = creation.calls() - creation.failures();
         try (SchedulerProcess scheduler = starter.start(name)) {
-          log(label + ": started; waiting for " + created + " binds");
+          log(name + " " + label + ": started; waiting for " + created + " binds");
           awaitBound(binds, scheduler, created);
           long[] times = binds.bindings().values().stream().mapToLong(BindTimes.Binding::nanos).sorted().toArray();
-          log(label + ": " + latencyPods + " pods at " + latencyRate + "/s with the scheduler running");
+          log(name + " " + label + ": " + latencyPods + " pods at " + latencyRate + "/s with the scheduler running");
           AtomicLongArray sent = new AtomicLongArray(latencyPods);
           LoadResult steady =
               new CreateLoad(latencyRate, 8)
@@ -134,8 +176,9 @@ public final class SchedulingThroughputBenchmark {
                   (times[0] - scheduler.startedNanos()) / 1e9,
                   (times[times.length - 1] - times[0]) / 1e9,
                   times.length,
-                  createToBound(binds, sent));
-          log(label + ": " + block);
+                  createToBound(binds, sent),
+                  ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+          log(name + " " + label + ": " + block);
           return block;
         }
       }
@@ -178,43 +221,68 @@ public final class SchedulingThroughputBenchmark {
     }
   }
 
-  private static String markdown(int nodes, int pods, int latencyPods, double latencyRate, List<Block> blocks) {
-    Block kube = blocks.get(0);
-    Block koord = blocks.get(1);
+  private static String markdown(int pods, int latencyPods, double latencyRate, List<Size> sizes) {
     List<String> lines = new ArrayList<>(List.of(
-        "# B4: scheduling throughput, kube-scheduler vs koord-scheduler",
+        "# B4: scheduling throughput, kube-scheduler vs koord-scheduler vs the binding ceiling",
         "",
         String.format(Locale.ROOT,
-            "%,d KWOK nodes (32 CPU, 128 GiB, 110 pods), %,d pods of 500m CPU and 1 GiB per scheduler,"
-                + " on the local control plane. Each scheduler runs as its own process with its default"
-                + " profile (kube-scheduler with the cluster's client limits, 500 QPS / burst 1,000;"
-                + " koord-scheduler in its own JVM) in its own block on the same nodes, and starts once"
-                + " its %,d pods exist; throughput counts from its first bind to its last. Then %,d"
-                + " pods are created at %.0f/s with it running, for create-to-bound latency.",
-            nodes, pods, pods, latencyPods, latencyRate),
-        "",
-        "| | kube-scheduler | koord-scheduler | koord / kube |",
-        "|---|---:|---:|---:|",
-        String.format(Locale.ROOT, "| pods bound per second | %.1f | %.1f | %.2f |",
-            kube.podsPerSecond(), koord.podsPerSecond(), koord.podsPerSecond() / kube.podsPerSecond()),
-        String.format(Locale.ROOT, "| first to last bind (s) | %.1f | %.1f | |", kube.bindSeconds(), koord.bindSeconds()),
-        String.format(Locale.ROOT, "| start to first bind (s) | %.1f | %.1f | |",
-            kube.startToFirstBindSeconds(), koord.startToFirstBindSeconds()),
-        latencyRow("create-to-bound p50 (ms)", kube.createToBound().percentileMillis(0.5), koord.createToBound().percentileMillis(0.5)),
-        latencyRow("create-to-bound p99 (ms)", kube.createToBound().percentileMillis(0.99), koord.createToBound().percentileMillis(0.99)),
-        String.format(Locale.ROOT, "| pod creation alone (/s, no scheduler) | %.1f | %.1f | |",
-            kube.creation().rate(), koord.creation().rate()),
-        "",
-        "Pod creation is timed separately, before the scheduler starts, so the throughput above is"
-            + " the scheduler's, not the client's."));
-    blocks.forEach(b -> b.creation().firstFailure().ifPresent(f -> lines.add(b.scheduler() + " creation failure: `" + f + "`")));
+            "KWOK nodes of 32 CPU, 128 GiB, 110 pods; %,d pods of 500m CPU and 1 GiB per side and size,"
+                + " on the local control plane. Each side runs as its own process in its own block on the"
+                + " same nodes: kube-scheduler (default profile, the cluster's client limits, 500 QPS /"
+                + " burst 1,000), koord-scheduler (default profile, its own JVM) and the binding ceiling"
+                + " (no decision: each pod bound to the next node round-robin, with koord-scheduler's"
+                + " client, binder and %d binding threads). Each starts once its %,d pods exist;"
+                + " throughput counts from its first bind to its last. Then %,d pods are created at"
+                + " %.0f/s with it running, for create-to-bound latency.",
+            pods, KoordScheduler.BINDING_THREADS, pods, latencyPods, latencyRate)));
+    for (Size size : sizes) {
+      lines.addAll(table(size));
+    }
+    lines.add("");
+    lines.add("Pod creation is timed separately, before the scheduler starts, so the throughput above is"
+        + " the scheduler's, not the client's. The load average is the machine's 1-minute average at the"
+        + " end of each block.");
+    for (Size size : sizes) {
+      for (Block b : List.of(size.kube(), size.koord(), size.ceiling())) {
+        b.creation().firstFailure().ifPresent(f -> lines.add(size.nodes() + " nodes, " + b.scheduler() + " creation failure: `" + f + "`"));
+      }
+    }
     lines.add("");
     lines.add("Machine: " + Runtime.getRuntime().availableProcessors() + " CPUs shared with the control plane; run at " + Instant.now() + ".");
     return String.join("\n", lines) + "\n";
   }
 
-  private static String latencyRow(String name, double kube, double koord) {
-    return String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.2f |", name, kube, koord, koord / kube);
+  private static List<String> table(Size size) {
+    Block kube = size.kube();
+    Block koord = size.koord();
+    Block ceiling = size.ceiling();
+    return List.of(
+        "",
+        String.format(Locale.ROOT, "## %,d nodes", size.nodes()),
+        "",
+        "| | kube-scheduler | koord-scheduler | binding ceiling | koord / kube | koord / ceiling |",
+        "|---|---:|---:|---:|---:|---:|",
+        String.format(Locale.ROOT, "| pods bound per second | %.1f | %.1f | %.1f | %.2f | %.2f |",
+            kube.podsPerSecond(), koord.podsPerSecond(), ceiling.podsPerSecond(),
+            koord.podsPerSecond() / kube.podsPerSecond(), koord.podsPerSecond() / ceiling.podsPerSecond()),
+        String.format(Locale.ROOT, "| first to last bind (s) | %.1f | %.1f | %.1f | | |",
+            kube.bindSeconds(), koord.bindSeconds(), ceiling.bindSeconds()),
+        String.format(Locale.ROOT, "| start to first bind (s) | %.1f | %.1f | %.1f | | |",
+            kube.startToFirstBindSeconds(), koord.startToFirstBindSeconds(), ceiling.startToFirstBindSeconds()),
+        latencyRow("create-to-bound p50 (ms)", size, 0.5),
+        latencyRow("create-to-bound p99 (ms)", size, 0.99),
+        String.format(Locale.ROOT, "| pod creation alone (/s, no scheduler) | %.1f | %.1f | %.1f | | |",
+            kube.creation().rate(), koord.creation().rate(), ceiling.creation().rate()),
+        String.format(Locale.ROOT, "| load average | %.1f | %.1f | %.1f | | |",
+            kube.loadAverage(), koord.loadAverage(), ceiling.loadAverage()));
+  }
+
+  private static String latencyRow(String name, Size size, double quantile) {
+    double kube = size.kube().createToBound().percentileMillis(quantile);
+    double koord = size.koord().createToBound().percentileMillis(quantile);
+    double ceiling = size.ceiling().createToBound().percentileMillis(quantile);
+    return String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.2f | %.2f |",
+        name, kube, koord, ceiling, koord / kube, koord / ceiling);
   }
 
   private static void log(String message) {

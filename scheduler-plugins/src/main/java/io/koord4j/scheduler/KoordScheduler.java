@@ -46,7 +46,7 @@ public final class KoordScheduler implements AutoCloseable {
    * Binding threads mostly wait for the API server; kube-scheduler binds each pod on a goroutine
    * of its own, so too few threads here cap throughput at threads / bind latency.
    */
-  private static final int BINDING_THREADS = 64;
+  public static final int BINDING_THREADS = 64;
   /** For conditions and events, which are written apart from binding. */
   private static final int OUTCOME_THREADS = 8;
 

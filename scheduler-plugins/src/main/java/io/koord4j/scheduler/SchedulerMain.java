@@ -1,7 +1,7 @@
 package io.koord4j.scheduler;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.koord4j.scheduler.kube.SchedulerClient;
 import io.koord4j.probes.ProbeServer;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
@@ -52,7 +52,7 @@ public final class SchedulerMain {
     KoordScheduler.Options options = KoordScheduler.Options.defaults().withSchedulerName(name);
     String identity = InetAddress.getLocalHost().getHostName() + "_" + UUID.randomUUID();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    KubernetesClient client = new KubernetesClientBuilder().build();
+    KubernetesClient client = SchedulerClient.create();
     ProbeServer health =
         ProbeServer.start(Integer.parseInt(env("HEALTH_PORT", "10251")), registry, () -> true);
     KoordScheduler scheduler = new KoordScheduler(client, registry, options);

@@ -7,6 +7,8 @@ import io.micrometer.core.instrument.Timer;
 import io.koord4j.scheduler.cache.SchedulerCache;
 import io.koord4j.scheduler.queue.SchedulingQueue;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * kube-scheduler's core metrics under the same names, so existing dashboards read them, and the
@@ -20,6 +22,8 @@ public final class SchedulerMetrics {
 
   private final MeterRegistry registry;
   private final Timer cycle;
+  /** Counters by result, looked up once rather than on every attempt. */
+  private final Map<String, Counter> attempts = new ConcurrentHashMap<>();
 
   public SchedulerMetrics(MeterRegistry registry, SchedulingQueue queue, SchedulerCache cache) {
     this.registry = registry;
@@ -44,10 +48,14 @@ public final class SchedulerMetrics {
 
   /** One finished attempt: {@link #SCHEDULED}, {@link #UNSCHEDULABLE} or {@link #ERROR}. */
   public void attempt(String result) {
-    Counter.builder("scheduler_schedule_attempts")
-        .description("Scheduling attempts by result")
-        .tag("result", result)
-        .register(registry)
+    attempts
+        .computeIfAbsent(
+            result,
+            r ->
+                Counter.builder("scheduler_schedule_attempts")
+                    .description("Scheduling attempts by result")
+                    .tag("result", r)
+                    .register(registry))
         .increment();
   }
 

@@ -11,9 +11,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntConsumer;
 import java.util.stream.IntStream;
 
 /**
@@ -236,26 +239,46 @@ public final class Framework {
     return totals;
   }
 
-  /** Runs {@code task(0..count-1)} on the pool in at most {@code parallelism} chunks. */
-  private void inParallel(int count, java.util.function.IntConsumer task) {
-    int chunks = Math.min(parallelism, count);
-    if (chunks <= 1) {
+  /**
+   * Runs {@code task(0..count-1)} on the calling thread and up to {@code parallelism - 1} pool
+   * threads, each taking the next index until none is left. The caller waits only for tasks a
+   * helper has taken: on a busy machine a helper that has not started yet finds nothing left, so
+   * the work is never held up waiting for a thread to be scheduled.
+   */
+  private void inParallel(int count, IntConsumer task) {
+    int helpers = Math.min(parallelism, count) - 1;
+    if (helpers <= 0) {
       IntStream.range(0, count).forEach(task);
       return;
     }
-    CompletableFuture<?>[] running = new CompletableFuture<?>[chunks];
-    for (int c = 0; c < chunks; c++) {
-      int first = c;
-      running[c] =
-          CompletableFuture.runAsync(
-              () -> {
-                for (int i = first; i < count; i += chunks) {
-                  task.accept(i);
-                }
-              },
-              pool);
+    AtomicInteger next = new AtomicInteger();
+    CountDownLatch done = new CountDownLatch(count);
+    AtomicReference<RuntimeException> failure = new AtomicReference<>();
+    Runnable work =
+        () -> {
+          for (int i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
+            try {
+              task.accept(i);
+            } catch (RuntimeException e) {
+              failure.compareAndSet(null, e);
+            } finally {
+              done.countDown();
+            }
+          }
+        };
+    for (int h = 0; h < helpers; h++) {
+      pool.execute(work);
     }
-    CompletableFuture.allOf(running).join();
+    work.run();
+    try {
+      done.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while filtering or scoring nodes", e);
+    }
+    if (failure.get() != null) {
+      throw failure.get();
+    }
   }
 
   /** Reserve in order; on the first failure every reserve plugin's unreserve runs. */

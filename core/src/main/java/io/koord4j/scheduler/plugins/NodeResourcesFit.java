@@ -15,6 +15,7 @@ import io.koord4j.scheduler.plugins.deviceshare.DeviceShare;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Whether the node has room for the pod's request (CPU, memory, extended resources) and one more
@@ -27,6 +28,9 @@ public final class NodeResourcesFit extends BasePlugin implements PreFilterPlugi
 
   public static final String NAME = "NodeResourcesFit";
   private static final CycleState.Key<ResourceVector> REQUEST = new CycleState.Key<>(NAME);
+  /** The requested resources as a list, made once per pod rather than once per node. */
+  private static final CycleState.Key<List<Map.Entry<String, Long>>> REQUESTED =
+      new CycleState.Key<>(NAME + "/entries");
   private static final List<String> SCORED =
       List.of(ResourceQuantities.CPU, ResourceQuantities.MEMORY);
 
@@ -36,18 +40,19 @@ public final class NodeResourcesFit extends BasePlugin implements PreFilterPlugi
 
   @Override
   public Status preFilter(CycleState state, Pod pod) {
-    state.put(REQUEST, ResourceQuantities.requestOf(pod));
+    ResourceVector request = ResourceQuantities.requestOf(pod);
+    state.put(REQUEST, request);
+    state.put(REQUESTED, List.copyOf(request.asMap().entrySet()));
     return Status.SUCCESS;
   }
 
   @Override
   public Status filter(CycleState state, Pod pod, NodeInfo node) {
-    ResourceVector request = state.get(REQUEST);
     List<String> reasons = new ArrayList<>();
     if (node.podCount() + 1 > node.allocatable().get(ResourceQuantities.PODS)) {
       reasons.add("Too many pods");
     }
-    for (var entry : request.asMap().entrySet()) {
+    for (var entry : state.get(REQUESTED)) {
       String resource = entry.getKey();
       if (DeviceShare.handles(resource, node)) {
         continue;

@@ -18,10 +18,12 @@ import io.koord4j.scheduler.framework.NodeGpus;
 import io.koord4j.scheduler.framework.NodeInfo;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -62,6 +64,14 @@ public final class SchedulerCache {
 
   private final Function<Pod, Optional<String>> groupOf;
   private final Map<String, NodeInfo> nodes = new HashMap<>();
+  /**
+   * Each node as the next cycle sees it, usage and GPUs included. Rebuilt only for the nodes that
+   * changed since the last snapshot ({@code stale}), so that a cycle costs no allocation per node.
+   */
+  private final Map<String, NodeInfo> views = new HashMap<>();
+  private final Set<String> stale = new HashSet<>();
+  /** The allocatable of all nodes, kept as nodes come and go rather than summed on each change. */
+  private ResourceVector allocatableTotal = ResourceVector.EMPTY;
   private final Map<String, Usage> usage = new HashMap<>();
   private final Map<String, Entry> pods = new HashMap<>();
   private final Map<String, int[]> groupCounts = new HashMap<>();
@@ -76,6 +86,9 @@ public final class SchedulerCache {
   public synchronized void upsertNode(Node node) {
     NodeInfo info = NodeInfo.of(node);
     NodeInfo old = nodes.put(info.name(), info);
+    allocatableTotal =
+        allocatableTotal.add(info.allocatable()).subtract(old == null ? ResourceVector.EMPTY : old.allocatable());
+    stale.add(info.name());
     if (devices.containsKey(info.name()) && (old == null || !sameGpuLabels(old.node(), node))) {
       refreshGpus(info.name());
     }
@@ -93,7 +106,17 @@ public final class SchedulerCache {
   }
 
   public synchronized void removeNode(String name) {
-    nodes.remove(name);
+    NodeInfo old = nodes.remove(name);
+    if (old != null) {
+      allocatableTotal = allocatableTotal.subtract(old.allocatable());
+    }
+    views.remove(name);
+    stale.remove(name);
+  }
+
+  /** The allocatable of all nodes together. */
+  public synchronized ResourceVector allocatableTotal() {
+    return allocatableTotal;
   }
 
   /**
@@ -195,11 +218,14 @@ public final class SchedulerCache {
 
   /** Every node with the pods bound or assumed on it, for one scheduling cycle. */
   public synchronized List<NodeInfo> snapshot() {
-    List<NodeInfo> out = new ArrayList<>(nodes.size());
-    for (NodeInfo node : nodes.values()) {
-      out.add(withUsage(node));
+    for (String name : stale) {
+      NodeInfo node = nodes.get(name);
+      if (node != null) {
+        views.put(name, withUsage(node));
+      }
     }
-    return out;
+    stale.clear();
+    return new ArrayList<>(views.values());
   }
 
   /** One node with the pods bound or assumed on it, if the cache knows it. */
@@ -236,6 +262,7 @@ public final class SchedulerCache {
 
   private void count(Entry entry, int sign) {
     if (entry.nodeName() != null) {
+      stale.add(entry.nodeName());
       usage.merge(
           entry.nodeName(),
           Usage.NONE.plus(entry.request(), sign),
@@ -297,6 +324,7 @@ public final class SchedulerCache {
       }
     }
     gpus.put(nodeName, node);
+    stale.add(nodeName);
     for (Map.Entry<String, Entry> pod : pods.entrySet()) {
       Entry entry = pod.getValue();
       if (!nodeName.equals(entry.nodeName())) {

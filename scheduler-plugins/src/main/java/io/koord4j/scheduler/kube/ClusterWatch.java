@@ -10,11 +10,9 @@ import io.koord4j.api.gang.PodGroup;
 import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.api.slo.NodeMetric;
 import io.koord4j.quota.InvalidQuotaTreeException;
-import io.koord4j.quota.ResourceVector;
 import io.koord4j.quota.kube.ElasticQuotaSpecs;
 import io.koord4j.scheduler.cache.SchedulerCache;
 import io.koord4j.scheduler.framework.ClusterEvent;
-import io.koord4j.scheduler.framework.NodeInfo;
 import io.koord4j.scheduler.framework.WaitingPods;
 import io.koord4j.scheduler.plugins.elasticquota.QuotaAccounts;
 import io.koord4j.scheduler.plugins.loadaware.NodeLoad;
@@ -27,6 +25,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -80,6 +79,10 @@ public final class ClusterWatch implements AutoCloseable {
    * a missing CRD counts as no objects until it is installed.
    */
   public void start() {
+    // Pods are listed alongside the rest but handled only once the rest is in: a handler added to
+    // a started informer is first told of every pod listed so far.
+    SharedIndexInformer<Pod> podInformer = client.pods().inAnyNamespace().runnableInformer(0);
+    CompletableFuture<Void> podsListed = podInformer.start().toCompletableFuture();
     quotaInformer =
         OptionalInformer.start(client, ElasticQuota.class, handler(q -> quotasChanged()));
     OptionalInformer<PodGroup> groupInformer =
@@ -124,7 +127,9 @@ public final class ClusterWatch implements AutoCloseable {
     List.of(quotaInformer, groupInformer, deviceInformer)
         .forEach(optional -> optional.ready().join());
     quotasChanged();
-    informers.add(client.pods().inAnyNamespace().inform(new PodHandler()));
+    podsListed.join();
+    podInformer.addEventHandler(new PodHandler());
+    informers.add(podInformer);
   }
 
   @Override
@@ -191,10 +196,7 @@ public final class ClusterWatch implements AutoCloseable {
     }
 
     private void updateClusterTotal() {
-      quotas.setClusterTotal(
-          cache.snapshot().stream()
-              .map(NodeInfo::allocatable)
-              .reduce(ResourceVector.EMPTY, ResourceVector::add));
+      quotas.setClusterTotal(cache.allocatableTotal());
     }
   }
 
