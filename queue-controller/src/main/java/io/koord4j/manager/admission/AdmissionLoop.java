@@ -35,6 +35,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -45,6 +46,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -103,9 +105,18 @@ public final class AdmissionLoop implements AutoCloseable {
   private final UnitPods pods = new UnitPods();
   /** Deleted units whose pods still terminate: still charged, by id. */
   private final Map<String, QueueUnit> deletedHolding = new HashMap<>();
-  /** Per unit, the kind of wait last announced with an event. */
-  private final Map<String, String> announced = new HashMap<>();
+  /**
+   * Per waiting unit, the wait its status was last made to say, and the unit's version then: a
+   * pass in which neither changed has nothing new to write for it, which spares building and
+   * comparing a status for each of many waiting units. The kind of wait last announced with an
+   * event follows from it.
+   */
+  private final Map<String, Explained> explained = new HashMap<>();
 
+  private record Explained(WaitingUnit waiting, String resourceVersion) {}
+
+  /** Status writes sent by the pass under way, for the observer. */
+  private int passWrites;
   private boolean replayed;
   private ScheduledFuture<?> nextPass;
   private Instant nextPassAt;
@@ -219,7 +230,13 @@ public final class AdmissionLoop implements AutoCloseable {
   private void onUnit(QueueUnit unit) {
     String id = UnitSpecs.id(unit);
     // Older than our last write, or its echo: the core knows it already.
-    if (resourceVersion(unit) <= written.getOrDefault(id, 0L)) {
+    long version = resourceVersion(unit);
+    long ours = written.getOrDefault(id, 0L);
+    if (version <= ours) {
+      // The echo holds what the write returned: keep the informer's copy, so the unit is held once.
+      if (version == ours && units.containsKey(id)) {
+        units.put(id, unit);
+      }
       return;
     }
     units.put(id, unit);
@@ -232,7 +249,7 @@ public final class AdmissionLoop implements AutoCloseable {
     String id = UnitSpecs.id(unit);
     units.remove(id);
     written.remove(id);
-    announced.remove(id);
+    explained.remove(id);
     placements.unitGone(id);
     if (pods.hasPods(id) && core.status(id).isPresent()) {
       deletedHolding.put(id, unit);
@@ -418,6 +435,8 @@ public final class AdmissionLoop implements AutoCloseable {
   private void pass() {
     nextPass = null;
     nextPassAt = null;
+    long started = System.nanoTime();
+    passWrites = 0;
     try {
       Instant now = clock.instant();
       AdmissionPass pass = core.pass(now);
@@ -427,6 +446,7 @@ public final class AdmissionLoop implements AutoCloseable {
       pass.waiting().values().forEach(waiting -> explain(waiting, now));
       snapshots.publish(snapshot(pass));
       pass.nextPassBy().ifPresent(this::passAt);
+      observer.passed(Duration.ofNanos(System.nanoTime() - started), passWrites);
     } catch (RuntimeException e) {
       LOG.error("admission pass failed; trying again in {}", RETRY, e);
       passAt(clock.instant().plus(RETRY));
@@ -442,7 +462,7 @@ public final class AdmissionLoop implements AutoCloseable {
         ? UnitStatuses.admitted(unit, spec.quota(), now)
         : UnitStatuses.reserved(unit, spec.quota(), checks, now);
     if (store(unit, admitted, now)) {
-      announced.remove(id);
+      explained.remove(id);
       observer.admitted(spec.queue(), Duration.between(created(unit), now));
     }
   }
@@ -476,11 +496,22 @@ public final class AdmissionLoop implements AutoCloseable {
   private void explain(WaitingUnit waiting, Instant now) {
     String id = waiting.unitId();
     QueueUnit unit = units.get(id);
+    Explained last = explained.get(id);
+    String version = unit.getMetadata().getResourceVersion();
+    if (last != null && last.waiting().equals(waiting) && Objects.equals(last.resourceVersion(), version)) {
+      return;
+    }
     QueueUnitStatus desired = UnitStatuses.waiting(unit, waiting, core.status(id).orElseThrow(), now);
-    String kind = UnitStatuses.waitKind(waiting.reason());
-    boolean newKind = !kind.equals(announced.put(id, kind));
-    if (newKind || UnitStatuses.changesMoreThanItsWaitMessage(unit.getStatus(), desired)) {
-      store(unit, desired, now);
+    // Unknown since this replica started: what the stored status says was announced.
+    boolean newKind =
+        last == null
+            ? !UnitStatuses.sameWait(unit.getStatus(), desired)
+            : !UnitStatuses.waitKind(waiting.reason()).equals(UnitStatuses.waitKind(last.waiting().reason()));
+    explained.put(id, new Explained(waiting, version));
+    if ((newKind || UnitStatuses.changesMoreThanItsWaitMessage(unit.getStatus(), desired))
+        && store(unit, desired, now)) {
+      explained.computeIfPresent(
+          id, (key, before) -> new Explained(waiting, units.get(id).getMetadata().getResourceVersion()));
     }
     if (newKind) {
       recorder.event(unit, "Normal", UnitStatuses.REASON_PENDING, waiting.reason().message(), now);
@@ -502,11 +533,13 @@ public final class AdmissionLoop implements AutoCloseable {
       Optional<QueueUnit> stored = recorder.record(unit, desired, now);
       stored.ifPresent(
           written -> {
+            passWrites++;
             units.put(id, written);
             this.written.put(id, resourceVersion(written));
           });
       return stored.isPresent();
     } catch (KubernetesClientException e) {
+      passWrites++;
       LOG.debug("status write of {} refused ({}); re-reading it", id, e.getCode());
       reread(id);
       return false;
@@ -544,7 +577,7 @@ public final class AdmissionLoop implements AutoCloseable {
   private void reset(QueueUnit unit) {
     String id = UnitSpecs.id(unit);
     written.remove(id);
-    announced.remove(id);
+    explained.remove(id);
     if (core.status(id).map(status -> status.phase() == UnitPhase.ADMITTED).orElse(false)) {
       core.removeUnit(id);
     }
@@ -593,13 +626,16 @@ public final class AdmissionLoop implements AutoCloseable {
         .flatMap(Optional::stream)
         .filter(status -> status.phase() == UnitPhase.ADMITTED)
         .forEach(status -> admitted.merge(status.spec().queue(), 1L, Long::sum));
+    // Grouped once: a pass over every queue's share would cost queues × waiting units.
+    Map<String, List<WaitingUnit>> waitingByQueue =
+        pass.waiting().values().stream().collect(Collectors.groupingBy(WaitingUnit::queue));
     Map<String, AdmissionSnapshot.QueueFigures> queueFigures = new HashMap<>();
     queues.forEach(
         (key, queue) ->
             queueFigures.put(
                 key,
                 new AdmissionSnapshot.QueueFigures(
-                    QueueItems.of(key, pass.waiting().values(), units),
+                    QueueItems.of(waitingByQueue.getOrDefault(key, List.of()), units),
                     admitted.getOrDefault(key, 0L))));
     return new AdmissionSnapshot(quotaFigures, queueFigures);
   }
