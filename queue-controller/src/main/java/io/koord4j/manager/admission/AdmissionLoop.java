@@ -208,7 +208,7 @@ public final class AdmissionLoop implements AutoCloseable {
     handlers.informers().forEach(
         informer -> informer.getStore().list().forEach(object -> upsert((HasMetadata) object)));
     replayed = true;
-    passSoon();
+    quotasChanged();
   }
 
   private void upsert(HasMetadata object) {
@@ -286,8 +286,15 @@ public final class AdmissionLoop implements AutoCloseable {
     quotasChanged();
   }
 
-  /** The tree is replaced at once, and units re-resolve their quota (one may have appeared). */
+  /**
+   * The tree is replaced at once, and units re-resolve their quota (one may have appeared). Before
+   * the replay this waits for it: a start lists every quota, and rebuilding for each of them would
+   * feed every unit once per quota.
+   */
   private void quotasChanged() {
+    if (!replayed) {
+      return;
+    }
     core.setQuotas(ElasticQuotaSpecs.belowRoot(quotas.values()));
     units.values().forEach(this::feed);
     List.copyOf(chargedPods.values()).forEach(this::onPod);
@@ -310,8 +317,14 @@ public final class AdmissionLoop implements AutoCloseable {
     passSoon();
   }
 
-  /** Units naming the queue's name may now resolve to another namespace's Queue of that name. */
+  /**
+   * Units naming the queue's name may now resolve to another namespace's Queue of that name. The
+   * replay feeds every unit once all queues are known.
+   */
   private void refeedUnitsNaming(Queue queue) {
+    if (!replayed) {
+      return;
+    }
     String name = queue.getMetadata().getName();
     units.values().stream()
         .filter(unit -> name.equals(unit.getSpec().getQueue()) || unit.getSpec().getQueue() == null)
