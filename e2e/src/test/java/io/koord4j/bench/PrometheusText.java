@@ -63,7 +63,16 @@ final class PrometheusText {
       name = line.substring(0, brace);
       readLabels(line.substring(brace + 1, line.lastIndexOf('}')), labels);
     }
-    return new Sample(name, labels, Double.parseDouble(line.substring(space + 1).strip()));
+    return new Sample(name, labels, number(line.substring(space + 1).strip()));
+  }
+
+  /** A value or bound: a decimal, {@code +Inf}, {@code -Inf} or {@code NaN}. */
+  static double number(String text) {
+    return switch (text) {
+      case "+Inf" -> Double.POSITIVE_INFINITY;
+      case "-Inf" -> Double.NEGATIVE_INFINITY;
+      default -> Double.parseDouble(text);
+    };
   }
 
   /** {@code a="x",b="y"}: values are quoted and may hold escaped quotes and commas. */

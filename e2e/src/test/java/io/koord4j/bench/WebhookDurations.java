@@ -22,7 +22,7 @@ final class WebhookDurations {
       double delta = sample.value() - before.sum(METRIC + "_bucket", sample.labels()::equals);
       buckets
           .computeIfAbsent(sample.label("name"), name -> new TreeMap<>())
-          .merge(bound(sample.label("le")), delta, Double::sum);
+          .merge(PrometheusText.number(sample.label("le")), delta, Double::sum);
     }
     for (String part : new String[] {"_sum", "_count"}) {
       for (PrometheusText.Sample sample : after.samples(METRIC + part)) {
@@ -30,10 +30,6 @@ final class WebhookDurations {
         sumAndCount.computeIfAbsent(sample.label("name"), name -> new double[2])[part.equals("_sum") ? 0 : 1] += delta;
       }
     }
-  }
-
-  private static double bound(String le) {
-    return le.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le);
   }
 
   /** Names of the webhooks called in the added phases. */
