@@ -74,6 +74,12 @@ public final class AdmissionLoop implements AutoCloseable {
   private static final Duration FINISH_PASS = Duration.ofSeconds(10);
   /** How often the core is compared with the cluster (see reconcileWithCluster). */
   private static final Duration RECONCILE = Duration.ofSeconds(30);
+  /**
+   * Status writes a pass makes to explain waits; the rest wait for the next pass, which follows
+   * at once. Many units seen for the first time (a start over a long backlog) would otherwise hold
+   * the loop in one pass for minutes, admitting nothing meanwhile.
+   */
+  static final int WAIT_WRITES_PER_PASS = 100;
 
   private final KubernetesClient client;
   private final SharedInformers informers;
@@ -459,6 +465,9 @@ public final class AdmissionLoop implements AutoCloseable {
       pass.waiting().values().forEach(waiting -> explain(waiting, now));
       snapshots.publish(snapshot(pass));
       pass.nextPassBy().ifPresent(this::passAt);
+      if (passWrites >= WAIT_WRITES_PER_PASS) {
+        passSoon();
+      }
       observer.passed(Duration.ofNanos(System.nanoTime() - started), passWrites);
     } catch (RuntimeException e) {
       LOG.error("admission pass failed; trying again in {}", RETRY, e);
@@ -511,7 +520,10 @@ public final class AdmissionLoop implements AutoCloseable {
     QueueUnit unit = units.get(id);
     Explained last = explained.get(id);
     String version = unit.getMetadata().getResourceVersion();
-    if (last != null && last.waiting().equals(waiting) && Objects.equals(last.resourceVersion(), version)) {
+    boolean unchanged =
+        last != null && last.waiting().equals(waiting) && Objects.equals(last.resourceVersion(), version);
+    // Left unexplained, the unit is taken up by the next pass.
+    if (unchanged || passWrites >= WAIT_WRITES_PER_PASS) {
       return;
     }
     QueueUnitStatus desired = UnitStatuses.waiting(unit, waiting, core.status(id).orElseThrow(), now);
