@@ -79,7 +79,7 @@ public final class AdmissionLoop implements AutoCloseable {
    * at once. Many units seen for the first time (a start over a long backlog) would otherwise hold
    * the loop in one pass for minutes, admitting nothing meanwhile.
    */
-  static final int WAIT_WRITES_PER_PASS = 100;
+  public static final int WAIT_WRITES_PER_PASS = 100;
 
   private final KubernetesClient client;
   private final SharedInformers informers;
