@@ -75,11 +75,11 @@ public final class AdmissionLoop implements AutoCloseable {
   /** How often the core is compared with the cluster (see reconcileWithCluster). */
   private static final Duration RECONCILE = Duration.ofSeconds(30);
   /**
-   * Status writes a pass makes to explain waits; the rest wait for the next pass, which follows
-   * at once. Many units seen for the first time (a start over a long backlog) would otherwise hold
-   * the loop in one pass for minutes, admitting nothing meanwhile.
+   * How long a pass may spend writing waits; the rest wait for the next pass, which follows at
+   * once. Many units seen for the first time (a start over a long backlog) would otherwise hold the
+   * loop in one pass for minutes, admitting nothing meanwhile.
    */
-  public static final int WAIT_WRITES_PER_PASS = 100;
+  public static final Duration WAIT_WRITES_PER_PASS = Duration.ofMillis(250);
 
   private final KubernetesClient client;
   private final SharedInformers informers;
@@ -123,6 +123,9 @@ public final class AdmissionLoop implements AutoCloseable {
 
   /** Status writes sent by the pass under way, for the observer. */
   private int passWrites;
+  /** When the pass under way must stop writing waits (System.nanoTime). */
+  private long waitWritesUntil;
+  private boolean waitsLeft;
   private boolean replayed;
   private ScheduledFuture<?> nextPass;
   private Instant nextPassAt;
@@ -456,16 +459,18 @@ public final class AdmissionLoop implements AutoCloseable {
     nextPassAt = null;
     long started = System.nanoTime();
     passWrites = 0;
+    waitsLeft = false;
     try {
       Instant now = clock.instant();
       AdmissionPass pass = core.pass(now);
       pass.admitted().forEach(id -> admit(id, now));
       pass.preemptions().forEach(preemption -> preempt(preemption, now));
       pass.timedOutVictims().forEach(victim -> givenUp(victim, now));
+      waitWritesUntil = System.nanoTime() + WAIT_WRITES_PER_PASS.toNanos();
       pass.waiting().values().forEach(waiting -> explain(waiting, now));
       snapshots.publish(snapshot(pass));
       pass.nextPassBy().ifPresent(this::passAt);
-      if (passWrites >= WAIT_WRITES_PER_PASS) {
+      if (waitsLeft) {
         passSoon();
       }
       observer.passed(Duration.ofNanos(System.nanoTime() - started), passWrites);
@@ -522,8 +527,12 @@ public final class AdmissionLoop implements AutoCloseable {
     String version = unit.getMetadata().getResourceVersion();
     boolean unchanged =
         last != null && last.waiting().equals(waiting) && Objects.equals(last.resourceVersion(), version);
+    if (unchanged) {
+      return;
+    }
     // Left unexplained, the unit is taken up by the next pass.
-    if (unchanged || passWrites >= WAIT_WRITES_PER_PASS) {
+    if (System.nanoTime() > waitWritesUntil) {
+      waitsLeft = true;
       return;
     }
     QueueUnitStatus desired = UnitStatuses.waiting(unit, waiting, core.status(id).orElseThrow(), now);
