@@ -123,10 +123,10 @@ public final class ManagerMemoryBenchmark {
       waitFor(manager, Duration.ofMinutes(120), () -> {
         PrometheusText metrics = manager.metrics();
         double writes = counter(metrics, "koord4j_admission_status_writes_total");
-        double passes = counter(metrics, "koord4j_admission_pass_seconds_count");
-        boolean settled = writes == last[0] && passes > last[1] && last[1] >= 0;
+        double passCount = counter(metrics, "koord4j_admission_pass_seconds_count");
+        boolean settled = writes == last[0] && passCount > last[1] && last[1] >= 0;
         last[0] = writes;
-        last[1] = passes;
+        last[1] = passCount;
         return settled ? "" : null;
       });
       double explainSeconds = (System.nanoTime() - started) / 1e9 - loadSeconds - firstPassSeconds;
