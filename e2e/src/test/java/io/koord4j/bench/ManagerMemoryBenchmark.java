@@ -227,7 +227,7 @@ public final class ManagerMemoryBenchmark {
           || List.of("GET", "LIST", "WATCH").contains(verb)) {
         continue;
       }
-      double delta = sample.value() - before.sum("apiserver_request_total", same(sample));
+      double delta = sample.value() - before.sum("apiserver_request_total", sample::sameSeries);
       if (delta > 0) {
         lines.add(String.format(Locale.ROOT, "| %s | %s | %s | %,.0f |",
             resource, verb, sample.label("subresource"), delta));
@@ -237,10 +237,6 @@ public final class ManagerMemoryBenchmark {
     lines.add(String.format(Locale.ROOT,
         "(%,d units: a status write per unit is its first wait being written once.)", unitCount));
     return lines;
-  }
-
-  private static java.util.function.Predicate<PrometheusText.Sample> same(PrometheusText.Sample sample) {
-    return other -> other.labels().equals(sample.labels());
   }
 
   private static String header(int units, int quotas, String maxHeap, int threads, double createSeconds) {

@@ -17,6 +17,11 @@ final class PrometheusText {
     String label(String key) {
       return labels.getOrDefault(key, "");
     }
+
+    /** Whether the other sample is of the same series: the same name and labels. */
+    boolean sameSeries(Sample other) {
+      return name.equals(other.name) && labels.equals(other.labels);
+    }
   }
 
   private final List<Sample> samples;

@@ -19,14 +19,14 @@ final class WebhookDurations {
   /** Adds what happened between the two reads. */
   void add(PrometheusText before, PrometheusText after) {
     for (PrometheusText.Sample sample : after.samples(METRIC + "_bucket")) {
-      double delta = sample.value() - before.sum(METRIC + "_bucket", sample.labels()::equals);
+      double delta = sample.value() - before.sum(METRIC + "_bucket", sample::sameSeries);
       buckets
           .computeIfAbsent(sample.label("name"), name -> new TreeMap<>())
           .merge(PrometheusText.number(sample.label("le")), delta, Double::sum);
     }
     for (String part : new String[] {"_sum", "_count"}) {
       for (PrometheusText.Sample sample : after.samples(METRIC + part)) {
-        double delta = sample.value() - before.sum(METRIC + part, sample.labels()::equals);
+        double delta = sample.value() - before.sum(METRIC + part, sample::sameSeries);
         sumAndCount.computeIfAbsent(sample.label("name"), name -> new double[2])[part.equals("_sum") ? 0 : 1] += delta;
       }
     }
