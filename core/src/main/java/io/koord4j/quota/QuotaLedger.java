@@ -129,6 +129,44 @@ public final class QuotaLedger {
     return check(q, nonNegative(leaf, request), used);
   }
 
+  /**
+   * Whether {@code request} fits in what is idle now, runtime quotas aside: within max at the leaf
+   * and every ancestor, and within what each ancestor's other children neither use nor keep (the
+   * unused min of a quota that does not lend), up to the cluster's total at the root. The
+   * runtime split shares quota by demand, so a unit larger than its leaf's share never fits it
+   * while its siblings have work waiting, however idle the cluster is; this is the room such a
+   * unit may borrow, to be reclaimed from it like any borrowed quota.
+   */
+  public boolean fitsIdle(String leaf, ResourceVector amount) {
+    recompute();
+    long[] request = nonNegative(leaf, amount);
+    int below = -1;
+    for (int q = leafIndex(leaf); q >= 0; below = q, q = tree.parent(q)) {
+      for (int r = 0; r < request.length; r++) {
+        if (request[r] > 0 && used[q][r] + request[r] > idleLimit(q, below, r)) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /**
+   * What quota {@code q} may hold of resource {@code r} by idle room: its max (the cluster's total
+   * at the root), less the unused min its children other than {@code below} keep.
+   */
+  private long idleLimit(int q, int below, int r) {
+    long limit = q == QuotaTree.ROOT_INDEX
+        ? calculator.runtime[q][r]
+        : tree.governs[q][r] ? tree.max[q][r] : Long.MAX_VALUE;
+    for (int child : tree.children(q)) {
+      if (child != below && !tree.lends(child)) {
+        limit -= Math.max(0, tree.min[child][r] - used[child][r]);
+      }
+    }
+    return limit;
+  }
+
   /** The admission check against given used amounts, for what-if questions such as reclaim. */
   AdmissionResult check(int leaf, long[] request, long[][] usedByQuota) {
     recompute();

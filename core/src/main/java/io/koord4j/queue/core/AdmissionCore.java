@@ -306,6 +306,7 @@ public final class AdmissionCore {
     List<String> timedOut = preemptions.expire(now);
     PassRun run = new PassRun(this, now);
     queueLevels().forEach(run::serve);
+    run.lendIdle();
     return run.result(queues.values(), timedOut, nextPassBy());
   }
 

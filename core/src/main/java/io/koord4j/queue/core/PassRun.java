@@ -40,6 +40,8 @@ final class PassRun {
   private final KnownShortages shortages = new KnownShortages();
   private final Set<String> preemptionTried = new HashSet<>();
   private final Backfill backfill;
+  /** Units that found too little quota and started no preemption, in the order they were tried. */
+  private final List<QueuedUnit> shortOfQuota = new ArrayList<>();
   private List<AdmittedUnit> borrowers;
 
   PassRun(AdmissionCore core, Instant now) {
@@ -63,6 +65,25 @@ final class PassRun {
       }
       if (cursor.hasNext()) {
         turns.add(cursor);
+      }
+    }
+  }
+
+  /**
+   * Lends idle quota ({@link QuotaLedger#fitsIdle}) to the units left short of quota, in the order
+   * they were tried: without it a unit larger than its leaf's runtime share waits for as long as
+   * its siblings have work queued, with the cluster idle. Not while preemptions are in flight,
+   * since what their victims free is for their preemptors; borrowed this way, quota is reclaimed
+   * like any other.
+   */
+  void lendIdle() {
+    if (!preemptions.isEmpty() || !inFlight.isEmpty()) {
+      return;
+    }
+    for (QueuedUnit unit : shortOfQuota) {
+      if (ledger.fitsIdle(unit.quota(), unit.spec.request())) {
+        admit(unit);
+        reasons.remove(unit);
       }
     }
   }
@@ -162,16 +183,22 @@ final class PassRun {
       result = ledger.canAdmit(unit.quota(), request);
     }
     if (result.admissible()) {
-      core.admit(unit, now);
-      admitted.add(unit.id());
-      admittedNow.add(unit);
+      admit(unit);
       return null;
     }
     shortages.record(unit.quota(), result);
     victims = preempt(queue, unit, result);
-    return victims.isEmpty()
-        ? new WaitReason.QuotaShortage(result)
-        : new WaitReason.AwaitingPreemption(victims);
+    if (victims.isEmpty()) {
+      shortOfQuota.add(unit);
+      return new WaitReason.QuotaShortage(result);
+    }
+    return new WaitReason.AwaitingPreemption(victims);
+  }
+
+  private void admit(QueuedUnit unit) {
+    core.admit(unit, now);
+    admitted.add(unit.id());
+    admittedNow.add(unit);
   }
 
   /**

@@ -67,6 +67,11 @@ final class PreemptionsInFlight {
     unclaim(victim);
   }
 
+  /** No victim is awaited. */
+  boolean isEmpty() {
+    return claimByVictim.isEmpty();
+  }
+
   boolean isVictim(String unit) {
     return claimByVictim.containsKey(unit) || stuck.contains(unit);
   }

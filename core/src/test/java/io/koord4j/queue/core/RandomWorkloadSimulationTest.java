@@ -27,6 +27,7 @@ class RandomWorkloadSimulationTest {
 
   private static final List<String> ORGS = List.of("org-x", "org-y");
   private static final int TEAMS_PER_ORG = 3;
+  private static final ResourceVector CLUSTER = cpu(60);
 
   private final SplittableRandom random = new SplittableRandom(2025);
   private final List<QuotaSpec> quotas = new ArrayList<>();
@@ -79,7 +80,7 @@ class RandomWorkloadSimulationTest {
 
   private AdmissionCore configuredCore() {
     AdmissionCore fresh = new AdmissionCore(new SplittableRandom(1));
-    fresh.setClusterTotal(cpu(60));
+    fresh.setClusterTotal(CLUSTER);
     fresh.setQuotas(quotas);
     queues.forEach(fresh::upsertQueue);
     return fresh;
@@ -126,9 +127,12 @@ class RandomWorkloadSimulationTest {
       ResourceVector max = specOf(quota).max();
       assertThat(core.used(quota).fitsIn(max)).as("used of %s within max", quota).isTrue();
     }
+    assertThat(core.used(QuotaTree.ROOT).fitsIn(CLUSTER)).as("used within the cluster").isTrue();
+    // Beyond a runtime share only by idle room, which is never lent while preemptions are awaited.
+    boolean mayLendIdle = pass.preemptions().isEmpty() && victimsInFlight.isEmpty();
     for (String id : pass.admitted()) {
       for (String q = live.get(id).quota(); !q.equals(QuotaTree.ROOT); q = parentOf.get(q)) {
-        assertThat(core.used(q).fitsIn(core.runtime(q)))
+        assertThat(mayLendIdle || core.used(q).fitsIn(core.runtime(q)))
             .as("admitting %s keeps %s within its runtime", id, q)
             .isTrue();
       }

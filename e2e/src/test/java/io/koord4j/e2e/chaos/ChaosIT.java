@@ -4,26 +4,37 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.koord4j.api.WellKnown;
+import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.manager.it.InProcessManager;
 import io.koord4j.manager.it.ManagerProcess;
 import io.koord4j.manager.it.TestCluster;
+import io.koord4j.scheduler.SchedulerMain;
+import io.koord4j.testing.JavaProcess;
 import io.koord4j.testing.LocalCluster;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 
 /**
- * Jobs of every shape (gangs of 1-4 pods, three priorities, borrowing and reclaim in a 3-level
- * quota tree) while things fail: the leading manager is killed with SIGKILL, paused past its Lease
- * with a second replica waiting, the scheduler, the API server and etcd are restarted. Every job
- * must succeed and the {@link InvariantChecker} must see nothing broken.
+ * Jobs of every shape (gangs of 1-8 pods placed by koord-scheduler, three priorities, borrowing
+ * and reclaim in a 3-level quota tree) while things fail: the leading manager is killed with
+ * SIGKILL, paused past its Lease with a second replica waiting, koord-scheduler is killed with
+ * SIGKILL, kube-scheduler, the API server and etcd are restarted. Every job must succeed and the
+ * {@link InvariantChecker} must see nothing broken.
  *
  * <p>Its size comes from system properties: {@code chaos.jobs} (100), {@code chaos.managerKills}
  * (2), {@code chaos.submitEveryMillis} (500: how often a job is created), {@code chaos.seed}
@@ -32,12 +43,18 @@ import org.junit.jupiter.api.Test;
  */
 class ChaosIT {
   private static final Duration LEASE = Duration.ofSeconds(6);
-  private static final Duration GANG_TIMEOUT = Duration.ofSeconds(30);
+  /**
+   * How long a gang may stay partly bound: a killed koord-scheduler can leave one so until its
+   * successor takes the scheduler's 15 s Lease and lists the cluster; its own gang timeout is 600 s.
+   */
+  private static final Duration GANG_TIMEOUT = Duration.ofSeconds(60);
+  private static final int LARGEST_GANG = 8;
   private static final int[] PRIORITIES = {0, 50, 100};
   /** The kinds the manager replicas and the checker read. */
   private static final String[] MANAGER_CRDS = {
     "elasticquotas.scheduling.sigs.k8s.io", "queues.scheduling.x-k8s.io", "queueunits.scheduling.x-k8s.io",
-    "podgroups.scheduling.sigs.k8s.io", "devices.scheduling.koordinator.sh", "gangfeasibilityparameters.koord4j.io"
+    "podgroups.scheduling.sigs.k8s.io", "devices.scheduling.koordinator.sh", "gangfeasibilityparameters.koord4j.io",
+    "nodemetrics.slo.koordinator.sh"
   };
 
   @Test
@@ -55,20 +72,23 @@ class ChaosIT {
     try (KubernetesClient client = withCrds(LocalCluster.client());
         TestCluster cluster = new TestCluster(client, "chaos");
         InvariantChecker checker = new InvariantChecker(client, cluster.namespace, cluster.prefix, GANG_TIMEOUT);
-        ManagerReplicas managers =
-            new ManagerReplicas(client, cluster.namespace, cluster.prefix + "-manager", LEASE, cluster.prefix)) {
+        Replicas<ManagerProcess> managers = new Replicas<>(n ->
+            ManagerProcess.start(cluster.namespace, managerLease(cluster), LEASE, cluster.prefix + "-manager-" + n));
+        Replicas<JavaProcess> schedulers = new Replicas<>(n -> koordScheduler(cluster, n))) {
       List<String> leaves = quotaTree(cluster);
       List<String> priorityClasses = new ArrayList<>();
       for (int priority : PRIORITIES) {
         priorityClasses.add(cluster.priorityClass("p" + priority, priority));
       }
       managers.start(2);
-      Submitter submitter = new Submitter(cluster, leaves, priorityClasses, jobs, submitEvery, random);
+      schedulers.start(1);
+      Submitter submitter =
+          new Submitter(cluster, schedulerName(cluster), leaves, priorityClasses, jobs, submitEvery, random);
       Thread submitting = new Thread(submitter, "chaos-submitter");
       submitting.start();
       Instant submissionsBegan = Instant.now();
 
-      List<Fault> faults = faults(cluster, managers, managerKills);
+      List<Fault> faults = faults(cluster, managers, schedulers, managerKills);
       Collections.shuffle(faults, random);
       // Spread over the submissions, so that jobs of every phase meet a fault, at least 2 s apart.
       Duration submissions = submitEvery.multipliedBy(jobs);
@@ -79,11 +99,17 @@ class ChaosIT {
       }
       submitting.join();
 
-      await("every job succeeds").atMost(Duration.ofMinutes(5 + jobs / 100)).pollInterval(Duration.ofSeconds(2))
-          .until(() -> succeeded(cluster) == jobs);
-      System.out.printf("chaos: %d jobs succeeded in %d s, %d resumes, %d manager replicas started in all, %d violations%n",
+      try {
+        await("every job succeeds").atMost(Duration.ofMinutes(5 + jobs / 100)).pollInterval(Duration.ofSeconds(2))
+            .until(() -> succeeded(cluster) == jobs);
+      } catch (ConditionTimeoutException e) {
+        printUnfinished(cluster);
+        throw e;
+      }
+      System.out.printf("chaos: %d jobs succeeded in %d s, %d resumes, %d manager and %d koord-scheduler replicas"
+              + " started in all, %d violations%n",
           jobs, Duration.between(began, Instant.now()).toSeconds(), checker.totalResumes(), managers.started(),
-          checker.violations().size());
+          schedulers.started(), checker.violations().size());
       assertThat(checker.violations()).as("invariants broken").isEmpty();
       assertThat(checker.resumes()).as("every job was resumed").hasSize(jobs);
     }
@@ -114,26 +140,53 @@ class ChaosIT {
     void run() throws Exception;
   }
 
-  private static List<Fault> faults(TestCluster cluster, ManagerReplicas managers, int managerKills) {
+  private static List<Fault> faults(
+      TestCluster cluster, Replicas<ManagerProcess> managers, Replicas<JavaProcess> schedulers, int managerKills) {
     List<Fault> faults = new ArrayList<>();
     for (int i = 0; i < managerKills; i++) {
-      faults.add(new Fault("manager leader SIGKILL", () -> leader(managers).kill()));
+      faults.add(new Fault("manager leader SIGKILL", () -> leader(cluster, managers).kill()));
     }
     faults.add(new Fault("manager leader SIGSTOP past its Lease", () -> {
-      ManagerProcess leader = leader(managers);
+      ManagerProcess leader = leader(cluster, managers);
       leader.pause();
       Thread.sleep(LEASE.plusSeconds(4).toMillis());
       leader.resume();
     }));
+    faults.add(new Fault("koord-scheduler SIGKILL", () -> schedulers.find(scheduler -> true).orElseThrow().kill()));
     for (String component : List.of("kube-scheduler", "kube-apiserver", "etcd")) {
       faults.add(new Fault(component + " restart", () -> LocalCluster.script("restart", component)));
     }
     return faults;
   }
 
-  private static ManagerProcess leader(ManagerReplicas managers) {
-    return await("a manager leads").atMost(Duration.ofMinutes(1)).until(managers::leader, leader -> leader.isPresent())
+  private static ManagerProcess leader(TestCluster cluster, Replicas<ManagerProcess> managers) {
+    return await("a manager leads").atMost(Duration.ofMinutes(1))
+        .until(() -> managers.find(replica -> replica.leaseIdentity().equals(holder(cluster))), Optional::isPresent)
         .orElseThrow();
+  }
+
+  /** Who holds the managers' Lease now, as the Lease says. */
+  private static String holder(TestCluster cluster) {
+    Lease lease = cluster.client.leases().inNamespace(cluster.namespace).withName(managerLease(cluster)).get();
+    return lease == null || lease.getSpec() == null ? null : lease.getSpec().getHolderIdentity();
+  }
+
+  private static String managerLease(TestCluster cluster) {
+    return cluster.prefix + "-manager";
+  }
+
+  private static String schedulerName(TestCluster cluster) {
+    return cluster.prefix + "-koord-scheduler";
+  }
+
+  /** koord-scheduler as it runs in production: its own JVM, Lease (in the test's namespace) and port. */
+  private static JavaProcess koordScheduler(TestCluster cluster, int n) throws IOException {
+    Map<String, String> env = Map.of(
+        "SCHEDULER_NAME", schedulerName(cluster),
+        "LEASE_NAMESPACE", cluster.namespace,
+        "HEALTH_PORT", Integer.toString(JavaProcess.freePort()));
+    return JavaProcess.start(SchedulerMain.class.getName(), List.of("-Xmx512m"), env,
+        Path.of("target", cluster.prefix + "-koord-scheduler-" + n + ".log"));
   }
 
   /**
@@ -158,25 +211,49 @@ class ChaosIT {
     try {
       await().atMost(atMost).pollInterval(Duration.ofMillis(100)).until(condition);
       return true;
-    } catch (org.awaitility.core.ConditionTimeoutException e) {
+    } catch (ConditionTimeoutException e) {
       return false;
     }
   }
 
   private static long succeeded(TestCluster cluster) {
     return cluster.client.batch().v1().jobs().inNamespace(cluster.namespace).list().getItems().stream()
-        .filter(job -> job.getStatus() != null && job.getStatus().getSucceeded() != null)
-        .filter(job -> job.getStatus().getSucceeded() >= job.getSpec().getCompletions())
+        .filter(ChaosIT::succeeded)
         .count();
+  }
+
+  private static boolean succeeded(Job job) {
+    return job.getStatus() != null && job.getStatus().getSucceeded() != null
+        && job.getStatus().getSucceeded() >= job.getSpec().getCompletions();
+  }
+
+  /** Where each unfinished job stands: its unit's phase and message, its pods' phase and why they wait. */
+  private static void printUnfinished(TestCluster cluster) {
+    for (Job job : cluster.client.batch().v1().jobs().inNamespace(cluster.namespace).list().getItems()) {
+      if (succeeded(job)) {
+        continue;
+      }
+      String name = job.getMetadata().getName();
+      QueueUnit unit = cluster.client.resources(QueueUnit.class).inNamespace(cluster.namespace).withName(name).get();
+      System.out.printf("chaos: unfinished %s suspend=%s unit %s%n", name, job.getSpec().getSuspend(),
+          unit == null || unit.getStatus() == null ? "-" : unit.getStatus().getPhase() + ": " + unit.getStatus().getMessage());
+      cluster.client.pods().inNamespace(cluster.namespace).withLabel("job-name", name).list().getItems()
+          .forEach(pod -> System.out.printf("chaos:   pod %s %s on %s %s%n", pod.getMetadata().getName(),
+              pod.getStatus().getPhase(), pod.getSpec().getNodeName(), pod.getStatus().getConditions().stream()
+                  .filter(condition -> "False".equals(condition.getStatus()))
+                  .map(condition -> condition.getType() + ": " + condition.getMessage()).toList()));
+    }
   }
 
   /**
    * Creates the jobs at the given pace: first mostly into one leaf, which borrows, then spread
-   * over all, which claims the lent quota back. Creates that fail while the API server is down are
+   * over all, which claims the lent quota back. Their pods go to koord-scheduler and, as in
+   * Koordinator's guides, name their quota too. Creates that fail while the API server is down are
    * retried until they land once.
    */
   private static final class Submitter implements Runnable {
     private final TestCluster cluster;
+    private final String schedulerName;
     private final List<String> leaves;
     private final List<String> priorityClasses;
     private final int jobs;
@@ -184,9 +261,10 @@ class ChaosIT {
     private final Random random;
     private final AtomicInteger retries = new AtomicInteger();
 
-    Submitter(
-        TestCluster cluster, List<String> leaves, List<String> priorityClasses, int jobs, Duration every, Random random) {
+    Submitter(TestCluster cluster, String schedulerName, List<String> leaves, List<String> priorityClasses, int jobs,
+        Duration every, Random random) {
       this.cluster = cluster;
+      this.schedulerName = schedulerName;
       this.leaves = leaves;
       this.priorityClasses = priorityClasses;
       this.jobs = jobs;
@@ -198,7 +276,7 @@ class ChaosIT {
     public void run() {
       for (int i = 0; i < jobs; i++) {
         String leaf = i < jobs / 3 && random.nextInt(4) > 0 ? leaves.get(0) : leaves.get(random.nextInt(leaves.size()));
-        create(String.format("job-%04d", i), leaf, 1 + random.nextInt(4),
+        create(String.format("job-%04d", i), leaf, 1 + random.nextInt(LARGEST_GANG),
             priorityClasses.get(random.nextInt(priorityClasses.size())), (2 + random.nextInt(3)) + "s");
         sleep(every.toMillis());
       }
@@ -206,7 +284,9 @@ class ChaosIT {
     }
 
     private void create(String name, String leaf, int pods, String priorityClass, String runFor) {
-      Job job = cluster.jobOf(name, leaf, pods, "1", runFor, pod -> pod.withPriorityClassName(priorityClass));
+      Job job = cluster.jobOf(name, leaf, pods, "1", runFor,
+          pod -> pod.withPriorityClassName(priorityClass).withSchedulerName(schedulerName));
+      job.getSpec().getTemplate().getMetadata().setLabels(Map.of(WellKnown.QUOTA_NAME, leaf));
       while (true) {
         try {
           cluster.client.resource(job).create();
