@@ -1,9 +1,8 @@
 package io.koord4j.bench;
 
 import io.koord4j.manager.ManagerMain;
-import io.koord4j.testing.LocalCluster;
+import io.koord4j.testing.JavaProcess;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -12,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -21,17 +19,14 @@ import java.util.regex.Pattern;
  * the resident set from {@code /proc/<pid>/status}, the heap from {@code jcmd}. Its output goes to
  * {@code target/bench/logs/<name>.log}.
  */
-final class ManagerJvm implements AutoCloseable {
+final class ManagerJvm extends JavaProcess implements AutoCloseable {
   private static final Pattern HEAP_USED = Pattern.compile("total (\\d+)K, used (\\d+)K");
 
-  private final Process process;
-  private final Path log;
   private final int httpPort;
   private final HttpClient http = HttpClient.newHttpClient();
 
-  private ManagerJvm(Process process, Path log, int httpPort) {
-    this.process = process;
-    this.log = log;
+  private ManagerJvm(JavaProcess started, int httpPort) {
+    super(started);
     this.httpPort = httpPort;
   }
 
@@ -41,33 +36,18 @@ final class ManagerJvm implements AutoCloseable {
    * @param maxHeap the JVM's {@code -Xmx}, e.g. {@code 512m}
    */
   static ManagerJvm start(String namespace, String name, String maxHeap) throws IOException {
-    Path log = Path.of("target", "bench", "logs", name + ".log");
-    Files.createDirectories(log.getParent());
     int port = freePort();
-    ProcessBuilder builder =
-        new ProcessBuilder(
-                javaTool("java"),
-                "-Xmx" + maxHeap,
-                "-cp",
-                System.getProperty("java.class.path"),
-                ManagerMain.class.getName())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-    Map<String, String> env = builder.environment();
-    env.put("KUBECONFIG", LocalCluster.kubeconfig().toAbsolutePath().toString());
-    env.put("KOORD4J_NAMESPACE", namespace);
-    env.put("KOORD4J_LEASE_NAME", name);
-    env.put("KOORD4J_LEASE_IDENTITY", name);
-    env.put("KOORD4J_HTTP_PORT", Integer.toString(port));
-    return new ManagerJvm(builder.start(), log, port);
-  }
-
-  long pid() {
-    return process.pid();
-  }
-
-  Path log() {
-    return log;
+    JavaProcess started =
+        JavaProcess.start(
+            ManagerMain.class.getName(),
+            List.of("-Xmx" + maxHeap),
+            Map.of(
+                "KOORD4J_NAMESPACE", namespace,
+                "KOORD4J_LEASE_NAME", name,
+                "KOORD4J_LEASE_IDENTITY", name,
+                "KOORD4J_HTTP_PORT", Integer.toString(port)),
+            Path.of("target", "bench", "logs", name + ".log"));
+    return new ManagerJvm(started, port);
   }
 
   /** Its {@code /metrics}. */
@@ -83,7 +63,7 @@ final class ManagerJvm implements AutoCloseable {
   /** The first group of the last log line {@code pattern} finds, if any. */
   String lastLogged(Pattern pattern) throws IOException {
     String found = null;
-    for (String line : Files.readAllLines(log)) {
+    for (String line : Files.readAllLines(log())) {
       Matcher matcher = pattern.matcher(line);
       if (matcher.find()) {
         found = matcher.group(1);
@@ -122,9 +102,8 @@ final class ManagerJvm implements AutoCloseable {
   }
 
   void checkAlive() {
-    if (!process.isAlive()) {
-      throw new IllegalStateException(
-          "the manager exited with " + process.exitValue() + "; see " + log.toAbsolutePath());
+    if (!isAlive()) {
+      throw new IllegalStateException("the manager exited; see " + log().toAbsolutePath());
     }
   }
 
@@ -142,19 +121,11 @@ final class ManagerJvm implements AutoCloseable {
   /** A clean stop (SIGTERM): it releases its Lease. */
   @Override
   public void close() throws InterruptedException {
-    process.destroy();
-    if (!process.waitFor(60, TimeUnit.SECONDS)) {
-      process.destroyForcibly().waitFor();
-    }
+    stop();
   }
 
   private static String javaTool(String name) {
     return Path.of(System.getProperty("java.home"), "bin", name).toString();
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
-  }
 }
