@@ -480,6 +480,19 @@ leaderElection:
   leaderElect: false
 internalCertManagement:
   enable: false
+# Client limits and concurrency as in Kueue's shipped manager configuration
+# (config/components/manager/controller_manager_config.yaml), not the lower built-in defaults.
+clientConnection:
+  qps: 50
+  burst: 100
+controller:
+  groupKindConcurrency:
+    Job.batch: 5
+    Workload.kueue.x-k8s.io: 5
+    LocalQueue.kueue.x-k8s.io: 1
+    Cohort.kueue.x-k8s.io: 1
+    ClusterQueue.kueue.x-k8s.io: 1
+    ResourceFlavor.kueue.x-k8s.io: 1
 # The visibility API needs an aggregated API server with in-cluster certificates.
 featureGates:
   VisibilityOnDemand: false

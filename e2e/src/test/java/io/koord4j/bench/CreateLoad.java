@@ -23,6 +23,10 @@ final class CreateLoad {
     this.threads = threads;
   }
 
+  double perSecond() {
+    return perSecond;
+  }
+
   LoadResult run(double seconds, IntConsumer create) throws InterruptedException {
     int calls = (int) Math.round(seconds * perSecond);
     long periodNanos = (long) (1e9 / perSecond);

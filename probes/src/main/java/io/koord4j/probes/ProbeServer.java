@@ -1,7 +1,6 @@
 package io.koord4j.probes;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpMethod;
@@ -11,9 +10,6 @@ import io.vertx.core.http.HttpServerRequest;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
@@ -25,7 +21,6 @@ import java.util.function.Function;
 public final class ProbeServer implements AutoCloseable {
   private static final String TEXT = "text/plain; charset=utf-8";
   private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
-  private static final long TIMEOUT_SECONDS = 30;
 
   private final Vertx vertx;
   private final HttpServer server;
@@ -59,7 +54,7 @@ public final class ProbeServer implements AutoCloseable {
     Map<String, Function<String, Reply>> pages = new ConcurrentHashMap<>();
     server.requestHandler(request -> serve(vertx, request, registry, ready, pages));
     try {
-      await(server.listen());
+      VertxFutures.await(server.listen(), "probe server");
     } catch (IOException | RuntimeException e) {
       vertx.close();
       throw e;
@@ -91,7 +86,7 @@ public final class ProbeServer implements AutoCloseable {
   @Override
   public void close() {
     try {
-      await(vertx.close());
+      VertxFutures.await(vertx.close(), "probe server");
     } catch (IOException e) {
       throw new IllegalStateException(e.getMessage(), e);
     }
@@ -135,18 +130,5 @@ public final class ProbeServer implements AutoCloseable {
 
   private static void reply(HttpServerRequest request, int code, String contentType, String body) {
     request.response().setStatusCode(code).putHeader("Content-Type", contentType).end(body);
-  }
-
-  private static <T> T await(Future<T> future) throws IOException {
-    try {
-      return future.toCompletionStage().toCompletableFuture().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      throw new IOException("probe server: " + e.getCause().getMessage(), e.getCause());
-    } catch (TimeoutException e) {
-      throw new IOException("probe server did not answer in time", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted", e);
-    }
   }
 }

@@ -1,6 +1,8 @@
 package io.koord4j.scheduler.framework;
 
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The outcome of one plugin at one extension point.
@@ -30,6 +32,21 @@ public record Status(Code code, String plugin, List<String> reasons) {
 
   public static Status unresolvable(String... reasons) {
     return new Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, null, List.of(reasons));
+  }
+
+  /**
+   * The status {@code decide} gives to what {@code read} reads from a pod; unresolvable when the
+   * pod cannot be read ({@link IllegalArgumentException} naming the field and the rule), since
+   * no cluster change fixes the pod.
+   */
+  public static <T> Status ifReadable(Supplier<T> read, Function<T, Status> decide) {
+    T value;
+    try {
+      value = read.get();
+    } catch (IllegalArgumentException e) {
+      return unresolvable(e.getMessage());
+    }
+    return decide.apply(value);
   }
 
   public static Status waiting() {

@@ -12,16 +12,8 @@ import java.util.List;
 import java.util.Map;
 
 /** Publishes the node's GPUs as its Device object and labels the node with their model and vendor. */
-public final class DeviceReporter {
+public record DeviceReporter(KubernetesClient client, GpuInventory inventory) {
   static final String FIELD_MANAGER = "koordlet";
-
-  private final KubernetesClient client;
-  private final GpuInventory inventory;
-
-  public DeviceReporter(KubernetesClient client, GpuInventory inventory) {
-    this.client = client;
-    this.inventory = inventory;
-  }
 
   /** One report; a node without GPUs gets no Device. */
   public void report(Node node) {

@@ -1,29 +1,20 @@
 package io.koord4j.koordlet.qos;
 
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.koord4j.events.Events;
 import java.time.Clock;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** Evicts through the Eviction API (so PodDisruptionBudgets hold) and records a Warning event. */
-public final class KubePodEvictor implements PodEvictor {
+public record KubePodEvictor(KubernetesClient client, String nodeName, Clock clock)
+    implements PodEvictor {
   private static final Logger LOG = LoggerFactory.getLogger(KubePodEvictor.class);
   private static final int EVENT_ATTEMPTS = 3;
-
-  private final KubernetesClient client;
-  private final String nodeName;
-  private final Clock clock;
-
-  public KubePodEvictor(KubernetesClient client, String nodeName, Clock clock) {
-    this.client = client;
-    this.nodeName = nodeName;
-    this.clock = clock;
-  }
 
   @Override
   public boolean evict(Pod pod, String reason, String message) {
@@ -46,27 +37,14 @@ public final class KubePodEvictor implements PodEvictor {
   }
 
   private void record(Pod pod, String reason, String message) {
-    String now = clock.instant().toString();
+    // Named here, not by the API server, so that a retry after a lost answer cannot record it twice.
     Event event =
-        new EventBuilder()
-            .withNewMetadata()
+        Events.about(pod, "Warning", reason, message, clock.instant())
+            .editMetadata()
+            .withGenerateName(null)
             .withName(pod.getMetadata().getName() + "." + UUID.randomUUID().toString().substring(0, 8))
-            .withNamespace(pod.getMetadata().getNamespace())
             .endMetadata()
-            .withNewInvolvedObject()
-            .withApiVersion("v1")
-            .withKind("Pod")
-            .withName(pod.getMetadata().getName())
-            .withNamespace(pod.getMetadata().getNamespace())
-            .withUid(pod.getMetadata().getUid())
-            .endInvolvedObject()
-            .withType("Warning")
-            .withReason(reason)
-            .withMessage(message)
             .withNewSource().withComponent("koordlet").withHost(nodeName).endSource()
-            .withFirstTimestamp(now)
-            .withLastTimestamp(now)
-            .withCount(1)
             .build();
     for (int attempt = 1; ; attempt++) {
       try {

@@ -12,16 +12,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /** Publishes each Queue's waiting units and their positions in {@code status.queueItemDetails}. */
-public final class QueueReconciler {
-
-  private final KubernetesClient client;
-  private final AdmissionSnapshots snapshots;
-
-  public QueueReconciler(KubernetesClient client, AdmissionSnapshots snapshots) {
-    this.client = client;
-    this.snapshots = snapshots;
-  }
-
+public record QueueReconciler(KubernetesClient client, AdmissionSnapshots snapshots) {
   /** Each Queue's positions in a snapshot, by the object's {@code namespace/name}. */
   public static Map<String, ?> positions(AdmissionSnapshot snapshot) {
     return snapshot.queues().entrySet().stream()

@@ -29,16 +29,8 @@ import java.util.stream.Collectors;
  * name in {@value Queue#DEFAULT_NAMESPACE}, as koord-queue does, with the queue policy and priority
  * threshold the quota carries (see {@link QuotaQueueSettings}).
  */
-public final class ElasticQuotaReconciler {
+public record ElasticQuotaReconciler(KubernetesClient client, AdmissionSnapshots snapshots) {
   private static final ObjectMapper JSON = new ObjectMapper();
-
-  private final KubernetesClient client;
-  private final AdmissionSnapshots snapshots;
-
-  public ElasticQuotaReconciler(KubernetesClient client, AdmissionSnapshots snapshots) {
-    this.client = client;
-    this.snapshots = snapshots;
-  }
 
   /** Each ElasticQuota's figures in a snapshot, by the object's {@code namespace/name}. */
   public static Map<String, ?> figures(AdmissionSnapshot snapshot) {

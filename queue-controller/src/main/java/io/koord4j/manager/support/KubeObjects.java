@@ -1,10 +1,9 @@
 package io.koord4j.manager.support;
 
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.koord4j.events.Events;
 import java.net.HttpURLConnection;
 import java.time.Instant;
 import org.slf4j.Logger;
@@ -44,24 +43,7 @@ public final class KubeObjects {
           .events()
           .inNamespace(namespace)
           .resource(
-              new EventBuilder()
-                  .withNewMetadata()
-                  .withGenerateName(object.getMetadata().getName() + ".")
-                  .endMetadata()
-                  .withInvolvedObject(
-                      new ObjectReferenceBuilder()
-                          .withApiVersion(object.getApiVersion())
-                          .withKind(object.getKind())
-                          .withNamespace(namespace)
-                          .withName(object.getMetadata().getName())
-                          .withUid(object.getMetadata().getUid())
-                          .build())
-                  .withType(type)
-                  .withReason(reason)
-                  .withMessage(message)
-                  .withFirstTimestamp(now.toString())
-                  .withLastTimestamp(now.toString())
-                  .withCount(1)
+              Events.about(object, type, reason, message, now)
                   .withNewSource()
                   .withComponent(COMPONENT)
                   .endSource()

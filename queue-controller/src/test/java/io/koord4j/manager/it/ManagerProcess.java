@@ -4,6 +4,7 @@ import io.koord4j.testing.JavaProcess;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -25,14 +26,23 @@ public final class ManagerProcess extends JavaProcess {
   public static ManagerProcess start(
       String namespace, String leaseName, Duration leaseDuration, String logName)
       throws IOException {
+    return start(namespace, leaseName, leaseDuration, logName, List.of());
+  }
+
+  /** As {@link #start(String, String, Duration, String)}, with more JVM options (e.g. a profiler). */
+  public static ManagerProcess start(
+      String namespace, String leaseName, Duration leaseDuration, String logName, List<String> jvmOptions)
+      throws IOException {
     Map<String, String> env = Map.of(
         "KOORD4J_NAMESPACE", namespace,
         "KOORD4J_LEASE_NAME", leaseName,
         "KOORD4J_LEASE_DURATION_SECONDS", Long.toString(leaseDuration.toSeconds()),
         "KOORD4J_HTTP_PORT", Integer.toString(freePort()),
         "KOORD4J_LEASE_IDENTITY", logName);
+    List<String> options = new ArrayList<>(List.of("-Xmx512m"));
+    options.addAll(jvmOptions);
     JavaProcess started = JavaProcess.start(
-        "io.koord4j.manager.ManagerMain", List.of("-Xmx512m"), env, Path.of("target", logName + ".log"));
+        "io.koord4j.manager.ManagerMain", options, env, Path.of("target", logName + ".log"));
     return new ManagerProcess(started, logName);
   }
 

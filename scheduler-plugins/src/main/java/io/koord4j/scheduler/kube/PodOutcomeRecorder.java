@@ -3,13 +3,13 @@ package io.koord4j.scheduler.kube;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.koord4j.events.Events;
 import io.koord4j.scheduler.Scheduler;
 import java.time.Instant;
 import java.util.List;
@@ -27,24 +27,15 @@ import org.slf4j.LoggerFactory;
  * <p>The writes run on an executor of their own, so that neither the scheduling loop nor the
  * binding threads wait for them: like kube-scheduler's event broadcaster, telling is best effort
  * and never slows placement.
+ *
+ * @param writer runs the API calls
  */
-public final class PodOutcomeRecorder implements Scheduler.Outcomes {
-
+public record PodOutcomeRecorder(KubernetesClient client, String schedulerName, Executor writer)
+    implements Scheduler.Outcomes {
   private static final Logger LOG = LoggerFactory.getLogger(PodOutcomeRecorder.class);
   private static final ObjectMapper JSON = new ObjectMapper();
   static final String POD_SCHEDULED = "PodScheduled";
   static final String UNSCHEDULABLE = "Unschedulable";
-
-  private final KubernetesClient client;
-  private final String schedulerName;
-  private final Executor writer;
-
-  /** @param writer runs the API calls */
-  public PodOutcomeRecorder(KubernetesClient client, String schedulerName, Executor writer) {
-    this.client = client;
-    this.schedulerName = schedulerName;
-    this.writer = writer;
-  }
 
   @Override
   public void unschedulable(Pod pod, String message) {
@@ -104,29 +95,11 @@ public final class PodOutcomeRecorder implements Scheduler.Outcomes {
   }
 
   private void event(Pod pod, String type, String reason, String message) {
-    String now = Instant.now().toString();
     Event event =
-        new EventBuilder()
-            .withNewMetadata()
-            .withGenerateName(pod.getMetadata().getName() + ".")
-            .withNamespace(pod.getMetadata().getNamespace())
-            .endMetadata()
-            .withNewInvolvedObject()
-            .withApiVersion("v1")
-            .withKind("Pod")
-            .withNamespace(pod.getMetadata().getNamespace())
-            .withName(pod.getMetadata().getName())
-            .withUid(pod.getMetadata().getUid())
-            .endInvolvedObject()
-            .withType(type)
-            .withReason(reason)
-            .withMessage(message)
+        Events.about(pod, type, reason, message, Instant.now())
             .withNewSource()
             .withComponent(schedulerName)
             .endSource()
-            .withFirstTimestamp(now)
-            .withLastTimestamp(now)
-            .withCount(1)
             .build();
     client.v1().events().inNamespace(pod.getMetadata().getNamespace()).resource(event).create();
   }

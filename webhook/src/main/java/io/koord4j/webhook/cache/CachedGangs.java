@@ -17,16 +17,8 @@ import org.slf4j.LoggerFactory;
  * from the API server. Only pods labelled with a PodGroup reach this lookup, so misses are rare.
  * An unreadable PodGroup counts as absent, and the pod is left as it is.
  */
-final class CachedGangs implements GangLookup {
+record CachedGangs(Store<PodGroup> cache, KubernetesClient client) implements GangLookup {
   private static final Logger LOG = LoggerFactory.getLogger(CachedGangs.class);
-
-  private final Store<PodGroup> cache;
-  private final KubernetesClient client;
-
-  CachedGangs(Store<PodGroup> cache, KubernetesClient client) {
-    this.cache = cache;
-    this.client = client;
-  }
 
   @Override
   public OptionalInt minMember(String namespace, String podGroup) {

@@ -24,17 +24,12 @@ import org.slf4j.LoggerFactory;
  * runs unqueued, as it would had it come a moment before the Queue; that webhook fails open
  * (failurePolicy Ignore) for the same reason.
  */
-final class CachedQueues implements QueueLookup {
+record CachedQueues(Indexer<Queue> cache, KubernetesClient client) implements QueueLookup {
   private static final Logger LOG = LoggerFactory.getLogger(CachedQueues.class);
   private static final String BY_NAME = "by-name";
 
-  private final Indexer<Queue> cache;
-  private final KubernetesClient client;
-
-  CachedQueues(Indexer<Queue> cache, KubernetesClient client) {
+  CachedQueues {
     cache.addIndexers(Map.of(BY_NAME, queue -> List.of(queue.getMetadata().getName())));
-    this.cache = cache;
-    this.client = client;
   }
 
   @Override

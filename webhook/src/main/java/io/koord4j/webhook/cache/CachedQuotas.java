@@ -10,15 +10,7 @@ import java.util.Collection;
  * ElasticQuotas from an informer cache; {@link #fresh} lists them on the API server, and a failed
  * list fails the admission, so that a quota is never admitted unchecked.
  */
-final class CachedQuotas implements QuotaLookup {
-  private final Store<ElasticQuota> cache;
-  private final KubernetesClient client;
-
-  CachedQuotas(Store<ElasticQuota> cache, KubernetesClient client) {
-    this.cache = cache;
-    this.client = client;
-  }
-
+record CachedQuotas(Store<ElasticQuota> cache, KubernetesClient client) implements QuotaLookup {
   @Override
   public Collection<ElasticQuota> all() {
     return cache.list();

@@ -2,6 +2,7 @@ package io.koord4j.webhook.http;
 
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
 import io.koord4j.probes.SharedPort;
+import io.koord4j.probes.VertxFutures;
 import io.koord4j.webhook.tls.ReloadableKeyManager;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -20,11 +21,9 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.net.KeyCertOptions;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -53,7 +52,6 @@ public final class AdmissionServer implements AutoCloseable {
   /** The per-path review timer, {@code koord4j_webhook_admission_seconds} in Prometheus. */
   public static final String ADMISSION_TIMER = "koord4j.webhook.admission";
   private static final String TEXT = "text/plain; charset=utf-8";
-  private static final long TIMEOUT_SECONDS = 30;
   /** Half the API server's timeout of the registered webhooks. */
   public static final Duration ANSWER_BOUND = Duration.ofSeconds(5);
   /**
@@ -341,14 +339,9 @@ public final class AdmissionServer implements AutoCloseable {
 
   private static <T> T await(Future<T> future) {
     try {
-      return future.toCompletionStage().toCompletableFuture().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      throw new IllegalStateException("admission server: " + e.getCause().getMessage(), e.getCause());
-    } catch (TimeoutException e) {
-      throw new IllegalStateException("admission server did not answer in time", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
+      return VertxFutures.await(future, "admission server");
+    } catch (IOException e) {
+      throw new IllegalStateException(e.getMessage(), e.getCause());
     }
   }
 }

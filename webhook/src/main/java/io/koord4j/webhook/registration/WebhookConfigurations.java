@@ -47,8 +47,14 @@ import java.util.Map;
  * koord4j's own namespace is never matched, so koord4j can always start. Jobs named only by the
  * {@code koord-queue/queue-name} annotation reach the webhook through entries 3 or 4 only, since
  * annotations cannot be selected.
+ *
+ * @param managedNamespaces namespaces whose jobs are all queued, or null for none
  */
-public final class WebhookConfigurations {
+public record WebhookConfigurations(
+    Names names,
+    String ownNamespace,
+    LabelSelector managedNamespaces,
+    boolean useNamespaceDefaultQueue) {
   /** Where the API server sends jobs matched by their labels. */
   public static final String JOBS_PATH = "/mutate-jobs";
   /** Where it sends unlabelled jobs of managed namespaces. */
@@ -65,28 +71,9 @@ public final class WebhookConfigurations {
   private static final Map<String, String> OWNER_LABELS =
       Map.of("app.kubernetes.io/managed-by", "koord4j");
 
-  private final Names names;
-  private final String ownNamespace;
-  private final LabelSelector managedNamespaces;
-  private final boolean useNamespaceDefaultQueue;
-
   /** The configuration names; tests use their own so they never collide with a real install. */
   public record Names(String mutating, String validating) {
     public static final Names DEFAULT = new Names("koord4j-mutating", "koord4j-validating");
-  }
-
-  /**
-   * @param managedNamespaces namespaces whose jobs are all queued, or null for none
-   */
-  public WebhookConfigurations(
-      Names names,
-      String ownNamespace,
-      LabelSelector managedNamespaces,
-      boolean useNamespaceDefaultQueue) {
-    this.names = names;
-    this.ownNamespace = ownNamespace;
-    this.managedNamespaces = managedNamespaces;
-    this.useNamespaceDefaultQueue = useNamespaceDefaultQueue;
   }
 
   public MutatingWebhookConfiguration mutating(

@@ -13,17 +13,8 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /** A {@link SecretStore} over a real Secret; conflicts (409) are reported, not thrown. */
-public final class KubernetesSecretStore implements SecretStore {
-  private final KubernetesClient client;
-  private final String namespace;
-  private final String name;
-
-  public KubernetesSecretStore(KubernetesClient client, String namespace, String name) {
-    this.client = client;
-    this.namespace = namespace;
-    this.name = name;
-  }
-
+public record KubernetesSecretStore(KubernetesClient client, String namespace, String name)
+    implements SecretStore {
   @Override
   public Optional<Stored> read() {
     Secret secret = secret().get();

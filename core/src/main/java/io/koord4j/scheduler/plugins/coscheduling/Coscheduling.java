@@ -74,12 +74,10 @@ public final class Coscheduling extends BasePlugin
 
   @Override
   public Status preFilter(CycleState state, Pod pod) {
-    Optional<Gang> gang;
-    try {
-      gang = resolver.gangOf(pod);
-    } catch (IllegalArgumentException e) {
-      return Status.unresolvable(e.getMessage());
-    }
+    return Status.ifReadable(() -> resolver.gangOf(pod), gang -> checkGang(state, gang));
+  }
+
+  private Status checkGang(CycleState state, Optional<Gang> gang) {
     state.put(GANG, gang);
     if (gang.isEmpty()) {
       return Status.SUCCESS;

@@ -122,12 +122,10 @@ public final class DeviceShare extends BasePlugin
 
   @Override
   public Status preFilter(CycleState state, Pod pod) {
-    Optional<GpuRequest> request;
-    try {
-      request = PodGpus.request(pod);
-    } catch (IllegalArgumentException e) {
-      return Status.unresolvable(e.getMessage());
-    }
+    return Status.ifReadable(() -> PodGpus.request(pod), request -> recordDemand(state, pod, request));
+  }
+
+  private Status recordDemand(CycleState state, Pod pod, Optional<GpuRequest> request) {
     boolean byCount =
         PodRequests.of(pod.getSpec(), "spec").containsKey(WellKnown.NVIDIA_GPU)
             && request.map(r -> r.requiredScope() == null).orElse(false);

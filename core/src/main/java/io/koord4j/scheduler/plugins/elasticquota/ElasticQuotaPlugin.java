@@ -1,7 +1,6 @@
 package io.koord4j.scheduler.plugins.elasticquota;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.koord4j.quota.AdmissionResult;
 import io.koord4j.scheduler.framework.BasePlugin;
 import io.koord4j.scheduler.framework.ClusterEvent;
 import io.koord4j.scheduler.framework.CycleState;
@@ -27,13 +26,9 @@ public final class ElasticQuotaPlugin extends BasePlugin implements PreFilterPlu
 
   @Override
   public Status preFilter(CycleState state, Pod pod) {
-    AdmissionResult result;
-    try {
-      result = accounts.check(pod);
-    } catch (IllegalArgumentException e) {
-      return Status.unresolvable(e.getMessage());
-    }
-    return result.admissible() ? Status.SUCCESS : Status.unschedulable(result.message());
+    return Status.ifReadable(
+        () -> accounts.check(pod),
+        result -> result.admissible() ? Status.SUCCESS : Status.unschedulable(result.message()));
   }
 
   @Override

@@ -30,14 +30,8 @@ import java.util.stream.StreamSupport;
  * was not admitted as a gang, and the pod is left as it is. Only missing keys are added, so a pod
  * that already carries all three gets no patch.
  */
-public final class PodGangMutator implements AdmissionHandler {
+public record PodGangMutator(GangLookup gangs) implements AdmissionHandler {
   private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};
-
-  private final GangLookup gangs;
-
-  public PodGangMutator(GangLookup gangs) {
-    this.gangs = gangs;
-  }
 
   @Override
   public AdmissionReview handle(AdmissionReview review) {

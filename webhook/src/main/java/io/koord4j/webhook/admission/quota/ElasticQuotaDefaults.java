@@ -20,14 +20,10 @@ import java.util.TreeMap;
  * Writes Koordinator's ElasticQuota defaults into the object, so that what is stored says what
  * is meant: the parent label (the root quota when absent or empty, except on the root itself), the
  * tree-id label (the parent's when absent) and the shared-weight annotation (the max when absent).
+ *
+ * @param quotas every ElasticQuota, to find a child's parent
  */
-public final class ElasticQuotaDefaults implements AdmissionHandler {
-  private final QuotaLookup quotas;
-
-  /** @param quotas every ElasticQuota, to find a child's parent */
-  public ElasticQuotaDefaults(QuotaLookup quotas) {
-    this.quotas = quotas;
-  }
+public record ElasticQuotaDefaults(QuotaLookup quotas) implements AdmissionHandler {
 
   @Override
   public AdmissionReview handle(AdmissionReview review) {

@@ -18,12 +18,7 @@ import java.util.List;
  * before). A write the cache lets through could only be turned by a quota written concurrently,
  * which no webhook serialises.
  */
-public final class ElasticQuotaValidator implements AdmissionHandler {
-  private final QuotaLookup quotas;
-
-  public ElasticQuotaValidator(QuotaLookup quotas) {
-    this.quotas = quotas;
-  }
+public record ElasticQuotaValidator(QuotaLookup quotas) implements AdmissionHandler {
 
   @Override
   public AdmissionReview handle(AdmissionReview review) {
