@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.koord4j.api.WellKnown;
 import io.koord4j.testing.TestJobs;
 import io.koord4j.api.queue.Queue;
@@ -160,6 +162,7 @@ public final class WebhookLatencyBenchmark {
           server.unregister();
         }
         LocalCluster.script("kueue", "down");
+        releaseKueueObjects(client, jobNamespace, clusterQueue);
         client.namespaces().withName(jobNamespace).delete();
         client.namespaces().withName(ownNamespace).delete();
         client.genericKubernetesResources("kueue.x-k8s.io/v1beta2", "ClusterQueue").withName(clusterQueue).delete();
@@ -325,6 +328,20 @@ public final class WebhookLatencyBenchmark {
     client.resource(queue).create();
     client.resource(kueueObject("ClusterQueue", clusterQueue, null, Map.of("namespaceSelector", Map.of()))).create();
     client.resource(kueueObject("LocalQueue", QUEUE, namespace, Map.of("clusterQueue", clusterQueue))).create();
+  }
+
+  /**
+   * Drops the finalizers Kueue put on its Workloads and ClusterQueue: with Kueue stopped nothing
+   * else removes them, and they would keep the namespace from being deleted.
+   */
+  private static void releaseKueueObjects(KubernetesClient client, String namespace, String clusterQueue) {
+    String noFinalizers = "{\"metadata\":{\"finalizers\":null}}";
+    client.genericKubernetesResources("kueue.x-k8s.io/v1beta2", "Workload").inNamespace(namespace).list().getItems()
+        .forEach(workload -> client.genericKubernetesResources("kueue.x-k8s.io/v1beta2", "Workload")
+            .inNamespace(namespace).withName(workload.getMetadata().getName())
+            .patch(PatchContext.of(PatchType.JSON_MERGE), noFinalizers));
+    client.genericKubernetesResources("kueue.x-k8s.io/v1beta2", "ClusterQueue").withName(clusterQueue)
+        .patch(PatchContext.of(PatchType.JSON_MERGE), noFinalizers);
   }
 
   private static GenericKubernetesResource kueueObject(
