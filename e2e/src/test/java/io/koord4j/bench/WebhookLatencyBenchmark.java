@@ -340,8 +340,10 @@ public final class WebhookLatencyBenchmark {
         .forEach(workload -> client.genericKubernetesResources("kueue.x-k8s.io/v1beta2", "Workload")
             .inNamespace(namespace).withName(workload.getMetadata().getName())
             .patch(PatchContext.of(PatchType.JSON_MERGE), noFinalizers));
-    client.genericKubernetesResources("kueue.x-k8s.io/v1beta2", "ClusterQueue").withName(clusterQueue)
-        .patch(PatchContext.of(PatchType.JSON_MERGE), noFinalizers);
+    var queue = client.genericKubernetesResources("kueue.x-k8s.io/v1beta2", "ClusterQueue").withName(clusterQueue);
+    if (queue.get() != null) {
+      queue.patch(PatchContext.of(PatchType.JSON_MERGE), noFinalizers);
+    }
   }
 
   private static GenericKubernetesResource kueueObject(
