@@ -76,6 +76,11 @@ public class JavaProcess {
     return log;
   }
 
+  /** Its process id, e.g. for {@code jcmd} or {@code /proc/<pid>/status}. */
+  public long pid() {
+    return process.pid();
+  }
+
   /** A port free at the time of asking, for a process's HTTP server. */
   public static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0)) {

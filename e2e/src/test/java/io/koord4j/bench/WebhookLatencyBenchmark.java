@@ -1,9 +1,12 @@
 package io.koord4j.bench;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.koord4j.api.WellKnown;
 import io.koord4j.testing.TestJobs;
 import io.koord4j.api.queue.Queue;
@@ -13,6 +16,7 @@ import io.koord4j.webhook.WebhookServer;
 import io.koord4j.webhook.WebhookSettings;
 import io.koord4j.webhook.http.AdmissionServer;
 import io.koord4j.webhook.registration.WebhookConfigurations;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
@@ -24,35 +28,62 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Benchmark B6: what the job webhook adds to job creation. Queued batch/v1 Jobs are created at a
- * fixed rate with the webhook server of {@link WebhookServer#withAllHandlers} running in this
- * process, alternately with its configuration removed (the Jobs are then sent suspended, as the
- * webhook would store them, so that no pod starts) and registered with the local API server. The
- * modes alternate in blocks so that both see the same store size and the same load from the rest
- * of a shared machine. An unmeasured warm-up in each mode comes first. The Jobs name a Queue that
- * exists, as jobs do, so the webhook answers from its cache.
+ * Benchmark B6: what a job webhook adds to job creation, koord4j's against Kueue's. Batch/v1 Jobs
+ * labelled with a queue ({@code kueue.x-k8s.io/queue-name}) are created at a fixed rate, in
+ * alternating blocks: with no webhook (the Jobs are then sent suspended, as a webhook would store
+ * them, so that no pod starts), with the webhook server of {@link WebhookServer#withAllHandlers}
+ * running in this process and registered with the local API server, and with Kueue 0.17's own
+ * Job webhooks (mutating and validating, {@code cluster.sh kueue up}) instead. Only one side's
+ * configurations are registered at a time. The blocks alternate so that every side sees the same
+ * store size and the same load from the rest of a shared machine; an unmeasured warm-up of each
+ * side comes first. The Jobs name a queue that exists for both (a koord4j Queue, and a Kueue
+ * LocalQueue of a ClusterQueue without quota), so each webhook answers from its cache and no job
+ * starts.
  *
- * <p>System properties: {@code bench.b6.seconds} (per mode, 60), {@code bench.b6.rate} (creates
+ * <p>Besides the client's latency per create, the API server's own histogram of the time it waited
+ * for each webhook is read before and after each block.
+ *
+ * <p>System properties: {@code bench.b6.seconds} (per side, 60), {@code bench.b6.rate} (creates
  * per second, 200), {@code bench.b6.threads} (client threads, 32), {@code bench.b6.warmup}
- * (seconds per mode, 5), {@code bench.b6.blocks} (blocks per mode, 3).
- * Writes {@code target/bench/B6.md}; deletes its namespaces and webhook configurations.
+ * (seconds per side, 5), {@code bench.b6.blocks} (blocks per side, 3).
+ * Writes {@code target/bench/B6.md}; deletes its namespaces, queues and webhook configurations,
+ * and stops Kueue.
  */
 public final class WebhookLatencyBenchmark {
-  private static final String QUOTA = "bench";
+  private static final String QUEUE = "bench";
   /** What the webhook's caches watch. */
   private static final String[] WEBHOOK_CRDS = {
     "elasticquotas.scheduling.sigs.k8s.io",
     "podgroups.scheduling.sigs.k8s.io",
     "queues.scheduling.x-k8s.io"
   };
+  private static final String KUEUE_MUTATING = "kueue-mutating-webhook-configuration";
+  private static final String KUEUE_VALIDATING = "kueue-validating-webhook-configuration";
 
   private WebhookLatencyBenchmark() {}
+
+  /** One way of creating the jobs: its name, and whether the client sends them suspended. */
+  private record Side(String name, boolean suspendedByClient, WebhookSwitch webhook) {
+    void on() throws InterruptedException {
+      if (webhook != null) {
+        webhook.on();
+      }
+    }
+
+    void off() throws InterruptedException {
+      if (webhook != null) {
+        webhook.off();
+      }
+    }
+  }
 
   public static void main(String[] args) throws Exception {
     double seconds = Double.parseDouble(System.getProperty("bench.b6.seconds", "60"));
@@ -63,41 +94,55 @@ public final class WebhookLatencyBenchmark {
     String suffix = UUID.randomUUID().toString().substring(0, 8);
     String ownNamespace = "bench-b6-own-" + suffix;
     String jobNamespace = "bench-b6-" + suffix;
+    String clusterQueue = "bench-b6-" + suffix;
     CreateLoad load = new CreateLoad(rate, threads);
     try (KubernetesClient client = BenchClients.admin(threads)) {
       WebhookServer server = null;
       try {
         LocalCluster.ensureCrds(client, WEBHOOK_CRDS);
+        log("starting Kueue");
+        LocalCluster.script("kueue", "up");
         createNamespace(client, ownNamespace);
         createNamespace(client, jobNamespace);
-        createQueue(client, jobNamespace);
+        createQueues(client, jobNamespace, clusterQueue);
+        WebhookSwitch kueue =
+            new WebhookSwitch(client, KUEUE_MUTATING, KUEUE_VALIDATING, () -> isMutated(client, jobNamespace));
+        kueue.off();
         CompositeMeterRegistry registry = new CompositeMeterRegistry();
         server = WebhookServer.withAllHandlers(client, settings(ownNamespace, suffix), registry);
         server.start();
-        WebhookSwitch webhook =
-            new WebhookSwitch(
-                client,
-                "koord4j-bench-mutating-" + suffix,
-                () -> isMutated(client, jobNamespace));
-        webhook.await(true);
-        log("warm-up with the webhook");
-        load.run(warmup, i -> create(client, jobNamespace, "on-warmup-" + i, false));
-        webhook.off();
-        log("warm-up without the webhook");
-        load.run(warmup, i -> create(client, jobNamespace, "off-warmup-" + i, true));
+        WebhookSwitch koord4j =
+            new WebhookSwitch(client, "koord4j-bench-mutating-" + suffix, null, () -> isMutated(client, jobNamespace));
+        koord4j.await(true);
+        koord4j.off();
+        List<Side> sides =
+            List.of(new Side("none", true, null), new Side("koord4j", false, koord4j), new Side("Kueue", false, kueue));
+        for (Side side : sides) {
+          log("warm-up: " + side.name());
+          side.on();
+          load.run(warmup, i -> create(client, jobNamespace, side.name() + "-warmup-" + i, side.suspendedByClient()));
+          side.off();
+        }
         SimpleMeterRegistry measured = percentileRegistry();
         registry.add(measured);
-        LoadResult off = LoadResult.NONE;
-        LoadResult on = LoadResult.NONE;
+        Map<String, LoadResult> results = new LinkedHashMap<>();
+        sides.forEach(side -> results.put(side.name(), LoadResult.NONE));
+        WebhookDurations atServer = new WebhookDurations();
         List<Double> loads = new ArrayList<>(List.of(loadAverage()));
         for (int block = 0; block < blocks; block++) {
-          String prefix = "-" + block + "-";
-          log("block " + (block + 1) + "/" + blocks + " without the webhook");
-          off = off.plus(load.run(seconds / blocks, i -> create(client, jobNamespace, "off" + prefix + i, true)));
-          webhook.on();
-          log("block " + (block + 1) + "/" + blocks + " with the webhook");
-          on = on.plus(load.run(seconds / blocks, i -> create(client, jobNamespace, "on" + prefix + i, false)));
-          webhook.off();
+          // The two webhooks take turns at going first.
+          List<Side> order = block % 2 == 0 ? sides : List.of(sides.get(0), sides.get(2), sides.get(1));
+          for (Side side : order) {
+            String prefix = side.name().toLowerCase(Locale.ROOT) + "-" + block + "-";
+            log("block " + (block + 1) + "/" + blocks + ": " + side.name());
+            side.on();
+            PrometheusText before = PrometheusText.apiServer(client);
+            LoadResult result =
+                load.run(seconds / blocks, i -> create(client, jobNamespace, prefix + i, side.suspendedByClient()));
+            atServer.add(before, PrometheusText.apiServer(client));
+            results.merge(side.name(), result, LoadResult::plus);
+            side.off();
+          }
           loads.add(loadAverage());
         }
         Timer handler =
@@ -105,15 +150,22 @@ public final class WebhookLatencyBenchmark {
                 .get(AdmissionServer.ADMISSION_TIMER)
                 .tag("path", WebhookConfigurations.JOBS_PATH)
                 .timer();
-        boolean held = isSuspended(client, jobNamespace, "on-0-0");
-        BenchReport.write("B6", markdown(seconds, rate, threads, blocks, off, on, handler, held, loads));
+        Counter connections = measured.find(AdmissionServer.CONNECTIONS).counter();
+        long accepted = connections == null ? 0 : Math.round(connections.count());
+        boolean held =
+            isSuspended(client, jobNamespace, "koord4j-0-0") && isSuspended(client, jobNamespace, "kueue-0-0");
+        BenchReport.write(
+            "B6", markdown(seconds, rate, threads, blocks, results, atServer, handler, accepted, held, loads));
       } finally {
         if (server != null) {
           server.close();
           server.unregister();
         }
+        LocalCluster.script("kueue", "down");
+        releaseKueueObjects(client, jobNamespace, clusterQueue);
         client.namespaces().withName(jobNamespace).delete();
         client.namespaces().withName(ownNamespace).delete();
+        client.genericKubernetesResources("kueue.x-k8s.io/v1beta2", "ClusterQueue").withName(clusterQueue).delete();
       }
     }
   }
@@ -149,10 +201,10 @@ public final class WebhookLatencyBenchmark {
     return registry;
   }
 
-  /** A queued Job of one short pod; {@code suspended} as the webhook would store it. */
+  /** A queued Job of one short pod; {@code suspended} as a webhook would store it. */
   private static Job job(String name, boolean suspended) {
     return TestJobs.job(null, name, "100m")
-        .editMetadata().addToLabels(WellKnown.QUOTA_NAME, QUOTA).endMetadata()
+        .editMetadata().addToLabels(WellKnown.KUEUE_QUEUE_NAME, QUEUE).endMetadata()
         .editSpec().withSuspend(suspended ? Boolean.TRUE : null).endSpec()
         .build();
   }
@@ -161,7 +213,7 @@ public final class WebhookLatencyBenchmark {
     client.batch().v1().jobs().inNamespace(namespace).resource(job(name, suspended)).create();
   }
 
-  /** Whether a queued Job created now would be held by the webhook (a dry run). */
+  /** Whether a queued Job created now would be held by a webhook (a dry run). */
   private static boolean isMutated(KubernetesClient client, String namespace) {
     Job probe =
         client.batch().v1().jobs().inNamespace(namespace).resource(job("probe", false)).dryRun().create();
@@ -174,52 +226,84 @@ public final class WebhookLatencyBenchmark {
   }
 
   private static String markdown(
-      double seconds, double rate, int threads, int blocks, LoadResult off, LoadResult on,
-      Timer handler, boolean held, List<Double> loads) {
+      double seconds, double rate, int threads, int blocks, Map<String, LoadResult> results,
+      WebhookDurations atServer, Timer handler, long connections, boolean held, List<Double> loads) {
+    LoadResult none = results.get("none");
+    LoadResult koord4j = results.get("koord4j");
+    LoadResult kueue = results.get("Kueue");
     ValueAtPercentile[] server = handler.takeSnapshot().percentileValues();
-    List<String> lines =
-        List.of(
-            "# B6: job creation through the admission webhook",
-            "",
-            String.format(Locale.ROOT,
-                "Queued batch/v1 Jobs created at %.0f/s for %.0f s per mode by %d client threads,"
-                    + " in %d alternating blocks without and with koord4j's webhook (in-process,"
-                    + " registered by URL on the local API server). Latency is client-side, per"
-                    + " create call.",
-                rate, seconds, threads, blocks),
-            "",
-            "| | webhook off | webhook on | added | on/off |",
-            "|---|---:|---:|---:|---:|",
-            row("creates", off.calls(), on.calls()),
-            row("failed creates", off.failures(), on.failures()),
-            String.format(Locale.ROOT, "| achieved rate (/s) | %.1f | %.1f | | |", off.rate(), on.rate()),
-            latencyRow("client p50 (ms)", off.percentileMillis(0.5), on.percentileMillis(0.5)),
-            latencyRow("client p99 (ms)", off.percentileMillis(0.99), on.percentileMillis(0.99)),
-            "",
-            String.format(Locale.ROOT,
-                "Server side (`koord4j_webhook_admission_seconds{path=\"%s\"}`, arrival to answer):"
-                    + " %d reviews, p50 %.2f ms, p99 %.2f ms, mean %.2f ms, max %.2f ms.",
-                WebhookConfigurations.JOBS_PATH, handler.count(), millis(server, 0.5),
-                millis(server, 0.99), handler.mean(TimeUnit.MILLISECONDS),
-                handler.max(TimeUnit.MILLISECONDS)),
-            "",
-            "Jobs created with the webhook were stored suspended: " + (held ? "yes" : "NO") + ".",
-            off.firstFailure().or(on::firstFailure).map(f -> "First failure: `" + f + "`").orElse(""),
-            "",
-            "Machine: " + Runtime.getRuntime().availableProcessors() + " CPUs, shared; 1-minute load"
-                + " average at the start and after each block: " + loads.stream()
-                    .map(load -> String.format(Locale.ROOT, "%.2f", load)).toList()
-                + "; run at " + Instant.now() + ".");
+    List<String> lines = new ArrayList<>(List.of(
+        "# B6: job creation through koord4j's and Kueue's job webhooks",
+        "",
+        String.format(Locale.ROOT,
+            "Queued batch/v1 Jobs created at %.0f/s for %.0f s per side by %d client threads, in"
+                + " %d alternating blocks: no webhook, koord4j's webhook (in-process, registered by"
+                + " URL on the local API server) and Kueue 0.17's Job webhooks (its manager on the"
+                + " same machine, registered by URL). Latency is client-side, per create call.",
+            rate, seconds, threads, blocks),
+        "",
+        "| | no webhook | koord4j | Kueue |",
+        "|---|---:|---:|---:|",
+        String.format(Locale.ROOT, "| creates | %,d | %,d | %,d |", none.calls(), koord4j.calls(), kueue.calls()),
+        String.format(Locale.ROOT, "| failed creates | %,d | %,d | %,d |",
+            none.failures(), koord4j.failures(), kueue.failures()),
+        String.format(Locale.ROOT, "| achieved rate (/s) | %.1f | %.1f | %.1f |",
+            none.rate(), koord4j.rate(), kueue.rate()),
+        latencyRow("client p50 (ms)", 0.5, none, koord4j, kueue),
+        latencyRow("client p99 (ms)", 0.99, none, koord4j, kueue),
+        addedRow("added p50 (ms)", 0.5, none, koord4j, kueue),
+        addedRow("added p99 (ms)", 0.99, none, koord4j, kueue),
+        "",
+        String.format(Locale.ROOT,
+            "Added latency, koord4j / Kueue: p50 %.2f, p99 %.2f (goal ≤ 1.0).",
+            added(0.5, none, koord4j) / added(0.5, none, kueue),
+            added(0.99, none, koord4j) / added(0.99, none, kueue)),
+        "",
+        "The API server's wait per webhook (`" + WebhookDurations.METRIC + "`, increase over the"
+            + " measured blocks; its buckets end at 5, 25, 100 and 500 ms, so quantiles are"
+            + " interpolated):",
+        "",
+        "| webhook | calls | mean (ms) | p50 (ms) | p99 (ms) | within 5 ms |",
+        "|---|---:|---:|---:|---:|---:|"));
+    for (String name : atServer.called()) {
+      lines.add(String.format(Locale.ROOT, "| %s | %,d | %.2f | %.2f | %.2f | %.1f %% |",
+          name, atServer.calls(name), atServer.meanMillis(name), atServer.quantileMillis(name, 0.5),
+          atServer.quantileMillis(name, 0.99), 100 * atServer.shareWithin(name, 5)));
+    }
+    lines.addAll(List.of(
+        "",
+        String.format(Locale.ROOT,
+            "koord4j's handler (`koord4j_webhook_admission_seconds{path=\"%s\"}`, arrival to"
+                + " answer): %d reviews, p50 %.2f ms, p99 %.2f ms, mean %.2f ms, max %.2f ms;"
+                + " connections the API server opened to it in the measured blocks: %d.",
+            WebhookConfigurations.JOBS_PATH, handler.count(), millis(server, 0.5),
+            millis(server, 0.99), handler.mean(TimeUnit.MILLISECONDS),
+            handler.max(TimeUnit.MILLISECONDS), connections),
+        "",
+        "Jobs created through either webhook were stored suspended: " + (held ? "yes" : "NO") + ".",
+        none.firstFailure().or(koord4j::firstFailure).or(kueue::firstFailure)
+            .map(f -> "First failure: `" + f + "`").orElse(""),
+        "",
+        "Machine: " + Runtime.getRuntime().availableProcessors() + " CPUs, shared; 1-minute load"
+            + " average at the start and after each block: " + loads.stream()
+                .map(load -> String.format(Locale.ROOT, "%.2f", load)).toList()
+            + "; run at " + Instant.now() + "."));
     return String.join("\n", lines) + "\n";
   }
 
-  private static String row(String name, int off, int on) {
-    return String.format(Locale.ROOT, "| %s | %,d | %,d | | |", name, off, on);
+  private static String latencyRow(String name, double quantile, LoadResult... sides) {
+    return String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.1f |", name,
+        sides[0].percentileMillis(quantile), sides[1].percentileMillis(quantile),
+        sides[2].percentileMillis(quantile));
   }
 
-  private static String latencyRow(String name, double off, double on) {
-    return String.format(
-        Locale.ROOT, "| %s | %.1f | %.1f | %+.1f | %.2f |", name, off, on, on - off, on / off);
+  private static String addedRow(String name, double quantile, LoadResult none, LoadResult koord4j, LoadResult kueue) {
+    return String.format(Locale.ROOT, "| %s | | %+.1f | %+.1f |", name,
+        added(quantile, none, koord4j), added(quantile, none, kueue));
+  }
+
+  private static double added(double quantile, LoadResult none, LoadResult side) {
+    return side.percentileMillis(quantile) - none.percentileMillis(quantile);
   }
 
   private static double millis(ValueAtPercentile[] values, double percentile) {
@@ -236,11 +320,40 @@ public final class WebhookLatencyBenchmark {
     return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
   }
 
-  private static void createQueue(KubernetesClient client, String namespace) {
+  /** koord4j's Queue, and Kueue's LocalQueue of a ClusterQueue without quota, both named {@value #QUEUE}. */
+  private static void createQueues(KubernetesClient client, String namespace, String clusterQueue) {
     Queue queue = new Queue();
-    queue.setMetadata(new ObjectMetaBuilder().withName(QUOTA).withNamespace(namespace).build());
+    queue.setMetadata(new ObjectMetaBuilder().withName(QUEUE).withNamespace(namespace).build());
     queue.setSpec(new QueueSpec());
     client.resource(queue).create();
+    client.resource(kueueObject("ClusterQueue", clusterQueue, null, Map.of("namespaceSelector", Map.of()))).create();
+    client.resource(kueueObject("LocalQueue", QUEUE, namespace, Map.of("clusterQueue", clusterQueue))).create();
+  }
+
+  /**
+   * Drops the finalizers Kueue put on its Workloads and ClusterQueue: with Kueue stopped nothing
+   * else removes them, and they would keep the namespace from being deleted.
+   */
+  private static void releaseKueueObjects(KubernetesClient client, String namespace, String clusterQueue) {
+    String noFinalizers = "{\"metadata\":{\"finalizers\":null}}";
+    client.genericKubernetesResources("kueue.x-k8s.io/v1beta2", "Workload").inNamespace(namespace).list().getItems()
+        .forEach(workload -> client.genericKubernetesResources("kueue.x-k8s.io/v1beta2", "Workload")
+            .inNamespace(namespace).withName(workload.getMetadata().getName())
+            .patch(PatchContext.of(PatchType.JSON_MERGE), noFinalizers));
+    var queue = client.genericKubernetesResources("kueue.x-k8s.io/v1beta2", "ClusterQueue").withName(clusterQueue);
+    if (queue.get() != null) {
+      queue.patch(PatchContext.of(PatchType.JSON_MERGE), noFinalizers);
+    }
+  }
+
+  private static GenericKubernetesResource kueueObject(
+      String kind, String name, String namespace, Map<String, Object> spec) {
+    GenericKubernetesResource object = new GenericKubernetesResource();
+    object.setApiVersion("kueue.x-k8s.io/v1beta2");
+    object.setKind(kind);
+    object.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+    object.setAdditionalProperty("spec", spec);
+    return object;
   }
 
   private static void createNamespace(KubernetesClient client, String name) {

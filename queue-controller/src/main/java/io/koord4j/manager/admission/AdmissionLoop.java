@@ -35,6 +35,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -45,6 +46,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,6 +74,12 @@ public final class AdmissionLoop implements AutoCloseable {
   private static final Duration FINISH_PASS = Duration.ofSeconds(10);
   /** How often the core is compared with the cluster (see reconcileWithCluster). */
   private static final Duration RECONCILE = Duration.ofSeconds(30);
+  /**
+   * How long a pass may spend writing waits; the rest wait for the next pass, which follows at
+   * once. Many units seen for the first time (a start over a long backlog) would otherwise hold the
+   * loop in one pass for minutes, admitting nothing meanwhile.
+   */
+  public static final Duration WAIT_WRITES_PER_PASS = Duration.ofMillis(250);
 
   private final KubernetesClient client;
   private final SharedInformers informers;
@@ -103,9 +111,21 @@ public final class AdmissionLoop implements AutoCloseable {
   private final UnitPods pods = new UnitPods();
   /** Deleted units whose pods still terminate: still charged, by id. */
   private final Map<String, QueueUnit> deletedHolding = new HashMap<>();
-  /** Per unit, the kind of wait last announced with an event. */
-  private final Map<String, String> announced = new HashMap<>();
+  /**
+   * Per waiting unit, the wait its status was last made to say, and the unit's version then: a
+   * pass in which neither changed has nothing new to write for it, which spares building and
+   * comparing a status for each of many waiting units. The kind of wait last announced with an
+   * event follows from it.
+   */
+  private final Map<String, Explained> explained = new HashMap<>();
 
+  private record Explained(WaitingUnit waiting, String resourceVersion) {}
+
+  /** Status writes sent by the pass under way, for the observer. */
+  private int passWrites;
+  /** When the pass under way must stop writing waits (System.nanoTime). */
+  private long waitWritesUntil;
+  private boolean waitsLeft;
   private boolean replayed;
   private ScheduledFuture<?> nextPass;
   private Instant nextPassAt;
@@ -197,7 +217,7 @@ public final class AdmissionLoop implements AutoCloseable {
     handlers.informers().forEach(
         informer -> informer.getStore().list().forEach(object -> upsert((HasMetadata) object)));
     replayed = true;
-    passSoon();
+    quotasChanged();
   }
 
   private void upsert(HasMetadata object) {
@@ -219,7 +239,13 @@ public final class AdmissionLoop implements AutoCloseable {
   private void onUnit(QueueUnit unit) {
     String id = UnitSpecs.id(unit);
     // Older than our last write, or its echo: the core knows it already.
-    if (resourceVersion(unit) <= written.getOrDefault(id, 0L)) {
+    long version = resourceVersion(unit);
+    long ours = written.getOrDefault(id, 0L);
+    if (version <= ours) {
+      // The echo holds what the write returned: keep the informer's copy, so the unit is held once.
+      if (version == ours && units.containsKey(id)) {
+        units.put(id, unit);
+      }
       return;
     }
     units.put(id, unit);
@@ -232,7 +258,7 @@ public final class AdmissionLoop implements AutoCloseable {
     String id = UnitSpecs.id(unit);
     units.remove(id);
     written.remove(id);
-    announced.remove(id);
+    explained.remove(id);
     placements.unitGone(id);
     if (pods.hasPods(id) && core.status(id).isPresent()) {
       deletedHolding.put(id, unit);
@@ -269,8 +295,15 @@ public final class AdmissionLoop implements AutoCloseable {
     quotasChanged();
   }
 
-  /** The tree is replaced at once, and units re-resolve their quota (one may have appeared). */
+  /**
+   * The tree is replaced at once, and units re-resolve their quota (one may have appeared). Before
+   * the replay this waits for it: a start lists every quota, and rebuilding for each of them would
+   * feed every unit once per quota.
+   */
   private void quotasChanged() {
+    if (!replayed) {
+      return;
+    }
     core.setQuotas(ElasticQuotaSpecs.belowRoot(quotas.values()));
     units.values().forEach(this::feed);
     List.copyOf(chargedPods.values()).forEach(this::onPod);
@@ -293,8 +326,14 @@ public final class AdmissionLoop implements AutoCloseable {
     passSoon();
   }
 
-  /** Units naming the queue's name may now resolve to another namespace's Queue of that name. */
+  /**
+   * Units naming the queue's name may now resolve to another namespace's Queue of that name. The
+   * replay feeds every unit once all queues are known.
+   */
   private void refeedUnitsNaming(Queue queue) {
+    if (!replayed) {
+      return;
+    }
     String name = queue.getMetadata().getName();
     units.values().stream()
         .filter(unit -> name.equals(unit.getSpec().getQueue()) || unit.getSpec().getQueue() == null)
@@ -418,15 +457,23 @@ public final class AdmissionLoop implements AutoCloseable {
   private void pass() {
     nextPass = null;
     nextPassAt = null;
+    long started = System.nanoTime();
+    passWrites = 0;
+    waitsLeft = false;
     try {
       Instant now = clock.instant();
       AdmissionPass pass = core.pass(now);
       pass.admitted().forEach(id -> admit(id, now));
       pass.preemptions().forEach(preemption -> preempt(preemption, now));
       pass.timedOutVictims().forEach(victim -> givenUp(victim, now));
+      waitWritesUntil = System.nanoTime() + WAIT_WRITES_PER_PASS.toNanos();
       pass.waiting().values().forEach(waiting -> explain(waiting, now));
       snapshots.publish(snapshot(pass));
       pass.nextPassBy().ifPresent(this::passAt);
+      if (waitsLeft) {
+        passSoon();
+      }
+      observer.passed(Duration.ofNanos(System.nanoTime() - started), passWrites);
     } catch (RuntimeException e) {
       LOG.error("admission pass failed; trying again in {}", RETRY, e);
       passAt(clock.instant().plus(RETRY));
@@ -442,7 +489,7 @@ public final class AdmissionLoop implements AutoCloseable {
         ? UnitStatuses.admitted(unit, spec.quota(), now)
         : UnitStatuses.reserved(unit, spec.quota(), checks, now);
     if (store(unit, admitted, now)) {
-      announced.remove(id);
+      explained.remove(id);
       observer.admitted(spec.queue(), Duration.between(created(unit), now));
     }
   }
@@ -476,11 +523,29 @@ public final class AdmissionLoop implements AutoCloseable {
   private void explain(WaitingUnit waiting, Instant now) {
     String id = waiting.unitId();
     QueueUnit unit = units.get(id);
+    Explained last = explained.get(id);
+    String version = unit.getMetadata().getResourceVersion();
+    boolean unchanged =
+        last != null && last.waiting().equals(waiting) && Objects.equals(last.resourceVersion(), version);
+    if (unchanged) {
+      return;
+    }
+    // Left unexplained, the unit is taken up by the next pass.
+    if (System.nanoTime() > waitWritesUntil) {
+      waitsLeft = true;
+      return;
+    }
     QueueUnitStatus desired = UnitStatuses.waiting(unit, waiting, core.status(id).orElseThrow(), now);
-    String kind = UnitStatuses.waitKind(waiting.reason());
-    boolean newKind = !kind.equals(announced.put(id, kind));
-    if (newKind || UnitStatuses.changesMoreThanItsWaitMessage(unit.getStatus(), desired)) {
-      store(unit, desired, now);
+    // Unknown since this replica started: what the stored status says was announced.
+    boolean newKind =
+        last == null
+            ? !UnitStatuses.sameWait(unit.getStatus(), desired)
+            : !UnitStatuses.waitKind(waiting.reason()).equals(UnitStatuses.waitKind(last.waiting().reason()));
+    explained.put(id, new Explained(waiting, version));
+    if ((newKind || UnitStatuses.changesMoreThanItsWaitMessage(unit.getStatus(), desired))
+        && store(unit, desired, now)) {
+      explained.computeIfPresent(
+          id, (key, before) -> new Explained(waiting, units.get(id).getMetadata().getResourceVersion()));
     }
     if (newKind) {
       recorder.event(unit, "Normal", UnitStatuses.REASON_PENDING, waiting.reason().message(), now);
@@ -502,11 +567,13 @@ public final class AdmissionLoop implements AutoCloseable {
       Optional<QueueUnit> stored = recorder.record(unit, desired, now);
       stored.ifPresent(
           written -> {
+            passWrites++;
             units.put(id, written);
             this.written.put(id, resourceVersion(written));
           });
       return stored.isPresent();
     } catch (KubernetesClientException e) {
+      passWrites++;
       LOG.debug("status write of {} refused ({}); re-reading it", id, e.getCode());
       reread(id);
       return false;
@@ -544,7 +611,7 @@ public final class AdmissionLoop implements AutoCloseable {
   private void reset(QueueUnit unit) {
     String id = UnitSpecs.id(unit);
     written.remove(id);
-    announced.remove(id);
+    explained.remove(id);
     if (core.status(id).map(status -> status.phase() == UnitPhase.ADMITTED).orElse(false)) {
       core.removeUnit(id);
     }
@@ -593,13 +660,16 @@ public final class AdmissionLoop implements AutoCloseable {
         .flatMap(Optional::stream)
         .filter(status -> status.phase() == UnitPhase.ADMITTED)
         .forEach(status -> admitted.merge(status.spec().queue(), 1L, Long::sum));
+    // Grouped once: a pass over every queue's share would cost queues × waiting units.
+    Map<String, List<WaitingUnit>> waitingByQueue =
+        pass.waiting().values().stream().collect(Collectors.groupingBy(WaitingUnit::queue));
     Map<String, AdmissionSnapshot.QueueFigures> queueFigures = new HashMap<>();
     queues.forEach(
         (key, queue) ->
             queueFigures.put(
                 key,
                 new AdmissionSnapshot.QueueFigures(
-                    QueueItems.of(key, pass.waiting().values(), units),
+                    QueueItems.of(waitingByQueue.getOrDefault(key, List.of()), units),
                     admitted.getOrDefault(key, 0L))));
     return new AdmissionSnapshot(quotaFigures, queueFigures);
   }

@@ -12,4 +12,12 @@ public interface AdmissionObserver {
 
   /** A preemption victim of the queue did not stop in time; preemption went on without it. */
   default void victimTimedOut(String queue) {}
+
+  /**
+   * An admission pass ended.
+   *
+   * @param took the whole pass: the core's decisions and the writes and events that record them
+   * @param writes status writes the pass made
+   */
+  default void passed(Duration took, int writes) {}
 }

@@ -15,12 +15,12 @@ import java.util.Map;
 final class QueueItems {
   private QueueItems() {}
 
+  /** @param waiting the queue's waiting units */
   static Map<String, List<QueueItemDetail>> of(
-      String queue, Collection<WaitingUnit> waiting, Map<String, QueueUnit> units) {
+      Collection<WaitingUnit> waiting, Map<String, QueueUnit> units) {
     List<QueueItemDetail> active = new ArrayList<>();
     List<QueueItemDetail> backoff = new ArrayList<>();
     waiting.stream()
-        .filter(unit -> unit.queue().equals(queue))
         .sorted(Comparator.comparingInt(WaitingUnit::position))
         .forEach(
             unit ->

@@ -277,6 +277,21 @@ public final class UnitStatuses {
    * The kind of wait, and for a shortage which quota and resource: a new event is due when this
    * changes, not when only the amounts do.
    */
+  /**
+   * Whether {@code desired} waits as {@code current} says it does: the same phase and the same
+   * reason in its QuotaReserved condition.
+   */
+  static boolean sameWait(QueueUnitStatus current, QueueUnitStatus desired) {
+    if (current == null || !Objects.equals(current.getPhase(), desired.getPhase())) {
+      return false;
+    }
+    Condition before = find(current.getConditions(), QueueUnitConditions.QUOTA_RESERVED);
+    Condition after = find(desired.getConditions(), QueueUnitConditions.QUOTA_RESERVED);
+    return before != null && after != null
+        && Objects.equals(before.getStatus(), after.getStatus())
+        && Objects.equals(before.getReason(), after.getReason());
+  }
+
   static String waitKind(WaitReason reason) {
     return reason instanceof WaitReason.QuotaShortage shortage
         ? reasonOf(reason) + ":" + shortage.result().quota() + ":" + shortage.result().resource()

@@ -19,7 +19,8 @@ import java.util.function.Function;
  * The manager's Prometheus metrics: units pending and admitted per queue (labels {@code
  * namespace} and {@code queue}), how long units wait
  * from enqueue to admission, preemption victims given up on, and quota used and runtime per
- * quota and resource. CPU is in cores.
+ * quota and resource, and how long each admission pass takes and how many statuses it writes. CPU
+ * is in cores.
  */
 public final class ManagerMetrics implements AdmissionObserver {
   private final MeterRegistry registry;
@@ -61,6 +62,18 @@ public final class ManagerMetrics implements AdmissionObserver {
         .tags(queueTags(queue))
         .register(registry)
         .increment();
+  }
+
+  @Override
+  public void passed(Duration took, int writes) {
+    Timer.builder("koord4j.admission.pass")
+        .description("one admission pass: the core's decisions and the writes that record them")
+        .register(registry)
+        .record(took);
+    Counter.builder("koord4j.admission.status.writes")
+        .description("QueueUnit status writes made by admission passes")
+        .register(registry)
+        .increment(writes);
   }
 
   private void update(AdmissionSnapshot snapshot) {

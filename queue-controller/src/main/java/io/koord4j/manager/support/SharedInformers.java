@@ -54,8 +54,8 @@ public final class SharedInformers implements AutoCloseable {
             kind,
             () ->
                 Namespaced.class.isAssignableFrom(type)
-                    ? client.resources(type).inAnyNamespace().runnableInformer(0)
-                    : client.resources(type).runnableInformer(0));
+                    ? lean(client.resources(type).inAnyNamespace().runnableInformer(0))
+                    : lean(client.resources(type).runnableInformer(0)));
   }
 
   /**
@@ -72,7 +72,7 @@ public final class SharedInformers implements AutoCloseable {
           kind + " is read in " + describe(scope) + " already, not in namespace " + namespace);
     }
     return (SharedIndexInformer<T>)
-        informer(kind, () -> client.resources(type).inNamespace(namespace).runnableInformer(0));
+        informer(kind, () -> lean(client.resources(type).inNamespace(namespace).runnableInformer(0)));
   }
 
   /** The informer of a kind read without a model class, such as Kueue's. */
@@ -84,8 +84,8 @@ public final class SharedInformers implements AutoCloseable {
             kind.getPlural() + "." + kind.getGroup(),
             () ->
                 kind.isNamespaceScoped()
-                    ? client.genericKubernetesResources(kind).inAnyNamespace().runnableInformer(0)
-                    : client.genericKubernetesResources(kind).runnableInformer(0));
+                    ? lean(client.genericKubernetesResources(kind).inAnyNamespace().runnableInformer(0))
+                    : lean(client.genericKubernetesResources(kind).runnableInformer(0)));
   }
 
   /**
@@ -122,5 +122,10 @@ public final class SharedInformers implements AutoCloseable {
   private SharedIndexInformer<?> informer(
       String kind, Supplier<SharedIndexInformer<?>> create) {
     return byKind.computeIfAbsent(kind, k -> create.get());
+  }
+
+  /** Every informer keeps its objects without managedFields: see {@link LeanItemStore}. */
+  private static <T extends HasMetadata> SharedIndexInformer<T> lean(SharedIndexInformer<T> informer) {
+    return informer.itemStore(new LeanItemStore<>());
   }
 }

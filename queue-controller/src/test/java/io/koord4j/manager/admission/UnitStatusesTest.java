@@ -171,6 +171,22 @@ class UnitStatusesTest {
   }
 
   @Test
+  void aRestartedManagerReadsTheWaitAlreadyAnnouncedFromTheStoredStatus() {
+    QueueUnit unit = unit();
+    UnitStatus pending = new UnitStatus(spec(), UnitPhase.PENDING, 0, null, null, false, false);
+    QueueUnitStatus shortage = UnitStatuses.waiting(unit, shortage(UnitPhase.PENDING, 1000), pending, T1);
+    assertThat(UnitStatuses.sameWait(null, shortage)).as("a unit never explained").isFalse();
+
+    unit.setStatus(UnitStatuses.waiting(unit, shortage(UnitPhase.PENDING, 3000), pending, T0));
+    UnitStatus backingOff = new UnitStatus(spec(), UnitPhase.BACKOFF, 1, T1, null, false, false);
+
+    assertThat(UnitStatuses.sameWait(unit.getStatus(), shortage)).as("other amounts only").isTrue();
+    assertThat(UnitStatuses.sameWait(
+            unit.getStatus(), UnitStatuses.waiting(unit, shortage(UnitPhase.BACKOFF, 1000), backingOff, T1)))
+        .as("now backing off").isFalse();
+  }
+
+  @Test
   void aPlaceDeepInTheQueueIsRewrittenOnlyWhenItMovedByAQuarter() {
     QueueUnit unit = unit();
     UnitStatus pending = new UnitStatus(spec(), UnitPhase.PENDING, 0, null, null, false, false);

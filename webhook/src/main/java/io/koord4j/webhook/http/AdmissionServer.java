@@ -59,6 +59,12 @@ public final class AdmissionServer implements AutoCloseable {
    * in Prometheus; cause {@code exception} or {@code timeout}.
    */
   public static final String INTERNAL_ERRORS = "koord4j.webhook.internal.errors";
+  /**
+   * Connections accepted, {@code koord4j_webhook_connections_total} in Prometheus: each costs the
+   * API server a TLS handshake, so a count that keeps growing under steady load means connections
+   * are not reused.
+   */
+  public static final String CONNECTIONS = "koord4j.webhook.connections";
 
   private final Vertx vertx;
   private final HttpServer server;
@@ -140,6 +146,9 @@ public final class AdmissionServer implements AutoCloseable {
     HttpServer server = vertx.createHttpServer(options);
     AdmissionServer admission = new AdmissionServer(vertx, server, routes, registry, answerBound, sharedPort);
     server.requestHandler(admission::serve);
+    Counter connections =
+        Counter.builder(CONNECTIONS).description("Connections accepted by the admission server").register(registry);
+    server.connectionHandler(connection -> connections.increment());
     server.exceptionHandler(e -> LOG.debug("connection failed", e));
     try {
       await(server.listen());

@@ -1,0 +1,131 @@
+package io.koord4j.bench;
+
+import io.koord4j.manager.ManagerMain;
+import io.koord4j.testing.JavaProcess;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * koord4j's manager as a JVM of its own with a chosen maximum heap, so that its memory is its own:
+ * the resident set from {@code /proc/<pid>/status}, the heap from {@code jcmd}. Its output goes to
+ * {@code target/bench/logs/<name>.log}.
+ */
+final class ManagerJvm extends JavaProcess implements AutoCloseable {
+  private static final Pattern HEAP_USED = Pattern.compile("total (\\d+)K, used (\\d+)K");
+
+  private final int httpPort;
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  private ManagerJvm(JavaProcess started, int httpPort) {
+    super(started);
+    this.httpPort = httpPort;
+  }
+
+  /**
+   * @param namespace the manager's own namespace, where its Lease lives
+   * @param name its Lease, identity and log name
+   * @param maxHeap the JVM's {@code -Xmx}, e.g. {@code 512m}
+   */
+  static ManagerJvm start(String namespace, String name, String maxHeap) throws IOException {
+    int port = freePort();
+    JavaProcess started =
+        JavaProcess.start(
+            ManagerMain.class.getName(),
+            List.of("-Xmx" + maxHeap),
+            Map.of(
+                "KOORD4J_NAMESPACE", namespace,
+                "KOORD4J_LEASE_NAME", name,
+                "KOORD4J_LEASE_IDENTITY", name,
+                "KOORD4J_HTTP_PORT", Integer.toString(port)),
+            Path.of("target", "bench", "logs", name + ".log"));
+    return new ManagerJvm(started, port);
+  }
+
+  /** Its {@code /metrics}. */
+  PrometheusText metrics() throws IOException, InterruptedException {
+    checkAlive();
+    HttpResponse<String> response =
+        http.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/metrics")).build(),
+            HttpResponse.BodyHandlers.ofString());
+    return PrometheusText.parse(response.body());
+  }
+
+  /** The first group of the last log line {@code pattern} finds, if any. */
+  String lastLogged(Pattern pattern) throws IOException {
+    String found = null;
+    for (String line : Files.readAllLines(log())) {
+      Matcher matcher = pattern.matcher(line);
+      if (matcher.find()) {
+        found = matcher.group(1);
+      }
+    }
+    return found;
+  }
+
+  /** A full collection ({@code jcmd GC.run}). */
+  void fullGc() throws IOException, InterruptedException {
+    jcmd("GC.run");
+  }
+
+  /** Heap used and committed, in KiB, as {@code jcmd GC.heap_info} says. */
+  long[] heapKiB() throws IOException, InterruptedException {
+    Matcher matcher = HEAP_USED.matcher(jcmd("GC.heap_info"));
+    if (!matcher.find()) {
+      throw new IllegalStateException("unexpected GC.heap_info output");
+    }
+    return new long[] {Long.parseLong(matcher.group(2)), Long.parseLong(matcher.group(1))};
+  }
+
+  /** The classes holding the most heap ({@code jcmd GC.class_histogram}), header included. */
+  List<String> classHistogram(int top) throws IOException, InterruptedException {
+    return jcmd("GC.class_histogram").lines().skip(1).limit(top + 2L).toList();
+  }
+
+  /** A field of {@code /proc/<pid>/status} in KiB, e.g. {@code VmRSS} or {@code VmHWM}. */
+  long procStatusKiB(String field) throws IOException {
+    checkAlive();
+    return Files.readAllLines(Path.of("/proc", Long.toString(pid()), "status")).stream()
+        .filter(line -> line.startsWith(field + ":"))
+        .map(line -> Long.parseLong(line.replaceAll("\\D", "")))
+        .findFirst()
+        .orElseThrow(() -> new IllegalStateException("no " + field + " in /proc status"));
+  }
+
+  void checkAlive() {
+    if (!isAlive()) {
+      throw new IllegalStateException("the manager exited; see " + log().toAbsolutePath());
+    }
+  }
+
+  private String jcmd(String command) throws IOException, InterruptedException {
+    checkAlive();
+    Process jcmd =
+        new ProcessBuilder(javaTool("jcmd"), Long.toString(pid()), command).redirectErrorStream(true).start();
+    String output = new String(jcmd.getInputStream().readAllBytes());
+    if (jcmd.waitFor() != 0) {
+      throw new IllegalStateException("jcmd " + command + " failed: " + output);
+    }
+    return output;
+  }
+
+  /** A clean stop (SIGTERM): it releases its Lease. */
+  @Override
+  public void close() throws InterruptedException {
+    stop();
+  }
+
+  private static String javaTool(String name) {
+    return Path.of(System.getProperty("java.home"), "bin", name).toString();
+  }
+
+}
