@@ -14,6 +14,7 @@ import io.koord4j.manager.it.InProcessManager;
 import io.koord4j.testing.LocalCluster;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -79,6 +80,8 @@ class KueueOnLocalClusterIT {
   @Test
   void secondJobWaitsForQuotaUntilTheFirstFinishes() {
     Job first = client.resource(queuedJob("first", "8s")).create();
+    // Kueue queues by its Workloads' creation; several Job workers may create them in any order.
+    await("the first job's Workload").atMost(Duration.ofSeconds(60)).until(() -> !workloads().isEmpty());
     Job second = client.resource(queuedJob("second", "0s")).create();
     assertThat(first.getSpec().getSuspend()).as("stored suspended by Kueue's webhook").isTrue();
     assertThat(second.getSpec().getSuspend()).as("stored suspended by Kueue's webhook").isTrue();
@@ -112,6 +115,11 @@ class KueueOnLocalClusterIT {
         .addNewContainer().withName("work").withImage("busybox")
         .withNewResources().addToRequests("cpu", new Quantity("3")).endResources().endContainer()
         .endSpec().endTemplate().endSpec().build();
+  }
+
+  private static List<GenericKubernetesResource> workloads() {
+    return client.genericKubernetesResources("kueue.x-k8s.io/v1beta2", "Workload").inNamespace(NAMESPACE).list()
+        .getItems();
   }
 
   private static Job get(String name) {
