@@ -111,7 +111,9 @@ class HelmInstallIT {
               // condition and an event).
               new Access("patch", "", "pods"),
               new Access("patch", "", "pods/status"),
-              new Access("create", "", "events")),
+              new Access("create", "", "events"),
+              // A binding whose answer was lost is read back (ApiBinder): only on a failed call.
+              new Access("get", "", "pods")),
           "koord4j-koordlet",
           Set.of(
               // The real node has no GPUs: no Device to apply, no GPU model label.
