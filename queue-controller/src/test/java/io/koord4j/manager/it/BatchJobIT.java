@@ -71,23 +71,23 @@ class BatchJobIT extends InProcessManagerBase {
       String leaf = cluster.quota("leaf", top, false, "2", "2");
       cluster.job("huge", leaf, 4, "1", 0);
 
-      Condition reserved =
-          await()
-              .atMost(Duration.ofSeconds(30))
-              .until(
-                  () -> {
-                    QueueUnit unit = cluster.unit("huge");
-                    return unit == null || unit.getStatus() == null || unit.getStatus().getConditions() == null
-                        ? null
-                        : unit.getStatus().getConditions().stream()
-                            .filter(c -> c.getType().equals(QueueUnitConditions.QUOTA_RESERVED))
-                            .findFirst()
-                            .orElse(null);
-                  },
-                  c -> c != null);
-      assertThat(cluster.phase("huge")).isEqualTo(QueueUnitPhase.ENQUEUED);
-      assertThat(reserved.getStatus()).isEqualTo("False");
-      assertThat(reserved.getMessage()).contains(leaf, "cpu", "4 requested", "has 2 of cpu available");
+      // The unit may first wait for its quota's Queue, which the manager creates meanwhile.
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .untilAsserted(
+              () -> {
+                QueueUnit unit = cluster.unit("huge");
+                assertThat(unit).isNotNull();
+                assertThat(unit.getStatus()).isNotNull();
+                assertThat(unit.getStatus().getConditions()).isNotNull();
+                Condition reserved = unit.getStatus().getConditions().stream()
+                    .filter(c -> c.getType().equals(QueueUnitConditions.QUOTA_RESERVED))
+                    .findFirst()
+                    .orElseThrow();
+                assertThat(cluster.phase("huge")).isEqualTo(QueueUnitPhase.ENQUEUED);
+                assertThat(reserved.getStatus()).isEqualTo("False");
+                assertThat(reserved.getMessage()).contains(leaf, "cpu", "4 requested", "has 2 of cpu available");
+              });
       assertThat(cluster.job("huge").getSpec().getSuspend()).isTrue();
     }
   }
