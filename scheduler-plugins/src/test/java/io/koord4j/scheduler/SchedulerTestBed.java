@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.koord4j.testing.LocalCluster;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
@@ -158,7 +160,23 @@ public final class SchedulerTestBed implements AutoCloseable {
 
   /** Generous: on a machine loaded by other work binding can take a while. */
   public Pod awaitBound(String name) {
-    awaitOrExplain(name, "bound", () -> nodeOf(name).isPresent());
+    awaitOrExplain(name, "bound", Duration.ofSeconds(90), () -> nodeOf(name).isPresent());
+    return get(name);
+  }
+
+  /**
+   * As {@link #awaitBound(String)}, running {@code retry} every two seconds meanwhile, for a
+   * scheduler that may have to be told to try the pod again.
+   */
+  public Pod awaitBound(String name, Runnable retry) {
+    AtomicReference<Instant> last = new AtomicReference<>(Instant.EPOCH);
+    awaitOrExplain(name, "bound", Duration.ofSeconds(90), () -> {
+      if (last.get().plusSeconds(2).isBefore(Instant.now())) {
+        retry.run();
+        last.set(Instant.now());
+      }
+      return nodeOf(name).isPresent();
+    });
     return get(name);
   }
 
@@ -178,10 +196,6 @@ public final class SchedulerTestBed implements AutoCloseable {
    */
   public void explainWaitsWith(Supplier<String> schedulerState) {
     this.schedulerState = schedulerState;
-  }
-
-  private void awaitOrExplain(String name, String what, BooleanSupplier reached) {
-    awaitOrExplain(name, what, Duration.ofSeconds(90), reached);
   }
 
   private void awaitOrExplain(String name, String what, Duration within, BooleanSupplier reached) {

@@ -72,9 +72,13 @@ class ExtenderIT extends GpuPlacementContract {
     }
   }
 
-  /** kube-scheduler does not watch Device objects; a node change makes it retry pending pods. */
+  /**
+   * kube-scheduler retries a pod the extender refused on events of its own informers, which do not
+   * include Device objects, and may have retried it before the extender saw a change it had seen
+   * (a pod gone); a node change makes it retry pending pods.
+   */
   @Override
-  protected void deviceChanged(String node) {
+  protected void retryPendingOn(String node) {
     bed()
         .client()
         .nodes()
