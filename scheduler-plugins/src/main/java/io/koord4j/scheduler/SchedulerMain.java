@@ -2,25 +2,20 @@ package io.koord4j.scheduler;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.scheduler.kube.SchedulerClient;
+import io.koord4j.probes.LeaderElection;
 import io.koord4j.probes.ProbeServer;
-import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
-import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
-import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.koord4j.scheduler.extender.ExtenderServer;
 import io.koord4j.scheduler.extender.ExtenderSettings;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,44 +45,31 @@ public final class SchedulerMain {
     ExtenderSettings extender = extenderSettings(args, System::getenv);
     String name = env("SCHEDULER_NAME", KoordScheduler.DEFAULT_NAME);
     KoordScheduler.Options options = KoordScheduler.Options.defaults().withSchedulerName(name);
-    String identity = InetAddress.getLocalHost().getHostName() + "_" + UUID.randomUUID();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     KubernetesClient client = SchedulerClient.create();
     ProbeServer health =
         ProbeServer.start(Integer.parseInt(env("HEALTH_PORT", "10251")), registry, () -> true);
     KoordScheduler scheduler = new KoordScheduler(client, registry, options);
-    LOG.info("{} as {}; health and metrics on port {}", name, identity, health.port());
-    CompletableFuture<?> leading =
-        client
-            .leaderElector()
-            .withConfig(
-                new LeaderElectionConfigBuilder()
-                    .withName(name)
-                    .withLock(new LeaseLock(env("LEASE_NAMESPACE", "kube-system"), name, identity))
-                    .withLeaseDuration(Duration.ofSeconds(15))
-                    .withRenewDeadline(Duration.ofSeconds(10))
-                    .withRetryPeriod(Duration.ofSeconds(2))
-                    .withLeaderCallbacks(
-                        new LeaderCallbacks(
-                            () -> {
-                              LOG.info("leading after {} ms; starting to schedule", uptimeMillis());
-                              scheduler.start();
-                              if (extender != null) {
-                                serveExtender(extender, scheduler);
-                              }
-                            },
-                            () -> {
-                              LOG.error("lost the lease; exiting so that a restart rebuilds state");
-                              System.exit(1);
-                            },
-                            leader -> LOG.info("leader is {}", leader)))
-                    .build())
-            .build()
-            .start();
+    LOG.info("{}: health and metrics on port {}", name, health.port());
+    LeaderElection election =
+        new LeaderElection(
+            client,
+            env("LEASE_NAMESPACE", "kube-system"),
+            name,
+            Duration.ofSeconds(15),
+            () -> {
+              LOG.info("leading after {} ms; starting to schedule", uptimeMillis());
+              scheduler.start();
+              if (extender != null) {
+                serveExtender(extender, scheduler);
+              }
+            });
+    Thread campaign = new Thread(election::run, "leader-election");
+    campaign.start();
     // Listing while the Lease is acquired: a leader starts with its caches filled.
     scheduler.watchCluster();
     LOG.info("cluster listed {} ms after the JVM started", uptimeMillis());
-    leading.join();
+    campaign.join();
   }
 
   private static long uptimeMillis() {

@@ -106,10 +106,7 @@ class KoordSchedulerIT {
 
     bed.client().resource(withQuota(pod("second", "quota", "1"), quota)).create();
 
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .until(() -> bed.unschedulableMessage("second").isPresent());
-    assertThat(bed.unschedulableMessage("second").get())
+    assertThat(bed.awaitUnschedulable("second", Duration.ofSeconds(30)))
         .contains("quota \"" + quota + "\" has 500m of cpu available, 1 requested");
     assertThat(bed.nodeOf("second")).isEmpty();
 
@@ -137,10 +134,7 @@ class KoordSchedulerIT {
     Pod pinned = pod("pinned-to-hot", "load", "1");
     pinned.getSpec().getNodeSelector().put("kubernetes.io/hostname", hot);
     bed.client().resource(pinned).create();
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .until(() -> bed.unschedulableMessage("pinned-to-hot").isPresent());
-    assertThat(bed.unschedulableMessage("pinned-to-hot").get())
+    assertThat(bed.awaitUnschedulable("pinned-to-hot", Duration.ofSeconds(30)))
         .contains("node(s) cpu usage exceed threshold");
     assertThat(bed.nodeOf("pinned-to-hot")).isEmpty();
 

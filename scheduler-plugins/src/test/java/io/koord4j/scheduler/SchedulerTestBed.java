@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.koord4j.testing.LocalCluster;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -21,7 +22,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * What scheduler integration tests share on the real local control plane: a namespace of their
@@ -46,6 +50,7 @@ public final class SchedulerTestBed implements AutoCloseable {
   private final List<String> nodes = new ArrayList<>();
   /** Stopped last-started first. */
   private final Deque<AutoCloseable> started = new ArrayDeque<>();
+  private Supplier<String> schedulerState = () -> "";
 
   /** @param namespacePrefix names the test's namespace, which gets a suffix unique to the run */
   public SchedulerTestBed(String namespacePrefix) {
@@ -153,8 +158,43 @@ public final class SchedulerTestBed implements AutoCloseable {
 
   /** Generous: on a machine loaded by other work binding can take a while. */
   public Pod awaitBound(String name) {
-    await().atMost(Duration.ofSeconds(90)).until(() -> nodeOf(name).isPresent());
+    awaitOrExplain(name, "bound", () -> nodeOf(name).isPresent());
     return get(name);
+  }
+
+  /**
+   * The message of the pod's Unschedulable condition once the scheduler has written it.
+   *
+   * @param within generous: on a loaded machine a scheduling attempt can take a while
+   */
+  public String awaitUnschedulable(String name, Duration within) {
+    awaitOrExplain(name, "unschedulable", within, () -> unschedulableMessage(name).isPresent());
+    return unschedulableMessage(name).orElseThrow();
+  }
+
+  /**
+   * Adds what a failed wait prints about the scheduler under test (e.g. whether its process still
+   * runs, and its log's last lines), so that a wait that times out explains itself.
+   */
+  public void explainWaitsWith(Supplier<String> schedulerState) {
+    this.schedulerState = schedulerState;
+  }
+
+  private void awaitOrExplain(String name, String what, BooleanSupplier reached) {
+    awaitOrExplain(name, what, Duration.ofSeconds(90), reached);
+  }
+
+  private void awaitOrExplain(String name, String what, Duration within, BooleanSupplier reached) {
+    try {
+      await().atMost(within).until(reached::getAsBoolean);
+    } catch (ConditionTimeoutException e) {
+      Pod pod = get(name);
+      throw new AssertionError(
+          "pod " + namespace + "/" + name + " not " + what + " within " + within.toSeconds() + " s; its status: "
+              + (pod == null ? "(pod gone)" : Serialization.asJson(pod.getStatus()))
+              + "\n" + schedulerState.get(),
+          e);
+    }
   }
 
   public Pod get(String name) {

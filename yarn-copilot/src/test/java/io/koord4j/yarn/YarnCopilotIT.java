@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.koord4j.api.WellKnown;
+import io.koord4j.probes.LeaderElection;
 import io.koord4j.yarn.sync.BatchResources;
 import io.koord4j.yarn.sync.NodeManagerId;
 import io.koord4j.yarn.sync.NodeManagerReport;

@@ -13,7 +13,9 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * The stock kube-scheduler, run as a second process with a profile of its own whose extender is
@@ -40,7 +42,9 @@ class ExtenderIT extends GpuPlacementContract {
                 "--bind-address", "127.0.0.1",
                 "--secure-port", Integer.toString(freePort()),
                 "--authentication-kubeconfig", kubeconfig,
-                "--authorization-kubeconfig", kubeconfig)
+                "--authorization-kubeconfig", kubeconfig,
+                // Level 2 logs each pod's scheduling outcome, which a failed wait prints.
+                "-v=2")
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .start();
@@ -49,10 +53,23 @@ class ExtenderIT extends GpuPlacementContract {
           process.destroy();
           process.waitFor(10, TimeUnit.SECONDS);
         });
+    bed.explainWaitsWith(() -> state(process, log));
     assertThat(process.waitFor(3, TimeUnit.SECONDS))
         .as("kube-scheduler exited at once; see %s", log.toAbsolutePath())
         .isFalse();
     return name;
+  }
+
+  /** Whether kube-scheduler still runs, and its last log lines about pods. */
+  private static String state(Process process, Path log) {
+    String running = process.isAlive() ? "running" : "exited with " + process.exitValue();
+    try (Stream<String> lines = Files.lines(log)) {
+      List<String> about = lines.filter(line -> line.contains("pod=")).toList();
+      return "kube-scheduler " + running + "; its last lines about pods (" + log.toAbsolutePath() + "):\n"
+          + String.join("\n", about.subList(Math.max(0, about.size() - 30), about.size()));
+    } catch (IOException e) {
+      return "kube-scheduler " + running + "; its log cannot be read: " + e;
+    }
   }
 
   /** kube-scheduler does not watch Device objects; a node change makes it retry pending pods. */

@@ -108,8 +108,7 @@ public abstract class GpuPlacementContract {
 
     create("beyond", "shared", forty, Map.of());
 
-    await().atMost(Duration.ofSeconds(90)).until(() -> bed.unschedulableMessage("beyond").isPresent());
-    assertThat(bed.unschedulableMessage("beyond").get())
+    assertThat(bed.awaitUnschedulable("beyond", Duration.ofSeconds(90)))
         .contains("0 GPUs with room for 40 % core and 40 % memory, 1 requested");
     assertThat(bed.nodeOf("beyond")).isEmpty();
 
@@ -132,8 +131,7 @@ public abstract class GpuPlacementContract {
         Map.of(WellKnown.DEVICE_ALLOCATE_HINT, "{\"gpu\":{\"requiredTopologyScope\":\"PCIe\"}}");
     create("scoped", "pcie", Map.of(WellKnown.NVIDIA_GPU, "2"), pcie);
 
-    await().atMost(Duration.ofSeconds(90)).until(() -> bed.unschedulableMessage("scoped").isPresent());
-    assertThat(bed.unschedulableMessage("scoped").get())
+    assertThat(bed.awaitUnschedulable("scoped", Duration.ofSeconds(90)))
         .contains("no PCIe switch with 2 free GPUs (required scope PCIe)");
     assertThat(bed.nodeOf("scoped")).isEmpty();
 

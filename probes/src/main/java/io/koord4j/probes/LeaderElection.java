@@ -1,4 +1,4 @@
-package io.koord4j.yarn;
+package io.koord4j.probes;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The elector calls back on its own thread and renews the Lease only once the start callback
  * has returned, so the leader starts on a thread of its own: a start that lists a large cluster
- * must not let the Lease lapse and a second copilot lead beside it.
+ * must not let the Lease lapse and a second replica lead beside it.
  */
 public final class LeaderElection {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderElection.class);
