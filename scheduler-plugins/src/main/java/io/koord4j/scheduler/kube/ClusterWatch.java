@@ -9,6 +9,7 @@ import io.koord4j.api.device.Device;
 import io.koord4j.api.gang.PodGroup;
 import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.api.slo.NodeMetric;
+import io.koord4j.probes.LoggedTask;
 import io.koord4j.quota.InvalidQuotaTreeException;
 import io.koord4j.quota.kube.ElasticQuotaSpecs;
 import io.koord4j.scheduler.cache.SchedulerCache;
@@ -330,11 +331,7 @@ public final class ClusterWatch implements AutoCloseable {
     }
 
     private static void guarded(Runnable action) {
-      try {
-        action.run();
-      } catch (RuntimeException e) {
-        LOG.error("informer event handling failed", e);
-      }
+      LoggedTask.of(LOG, "informer event handling failed", action).run();
     }
   }
 }
