@@ -26,6 +26,16 @@ final class JobFields {
     return job.getAdditionalProperties();
   }
 
+  /** The job's {@code spec}, which every kind must have. */
+  static Map<String, Object> spec(GenericKubernetesResource job) {
+    return requiredObject(root(job), "spec", "");
+  }
+
+  /** The job's {@code status}, once its operator has written one. */
+  static Optional<Map<String, Object>> status(GenericKubernetesResource job) {
+    return object(root(job), "status", "");
+  }
+
   /** The object under {@code key}, if present. */
   static Optional<Map<String, Object>> object(Map<String, Object> node, String key, String path) {
     Object value = node == null ? null : node.get(key);
@@ -199,8 +209,7 @@ final class JobFields {
 
   /** Whether {@code status.conditions} holds a condition of this type with status True. */
   static boolean hasTrueCondition(GenericKubernetesResource job, String type) {
-    Map<String, Object> status = object(root(job), "status", "").orElse(null);
-    return objects(status, "conditions", "status").stream()
+    return objects(status(job).orElse(null), "conditions", "status").stream()
         .anyMatch(c -> type.equals(c.get("type")) && "True".equals(c.get("status")));
   }
 

@@ -100,8 +100,7 @@ abstract class KubeflowJobAdapter<T extends GenericKubernetesResource> implement
   }
 
   private Map<String, Object> replicaSpecs(T job) {
-    Map<String, Object> spec = JobFields.requiredObject(JobFields.root(job), "spec", "");
-    Map<String, Object> replicaSpecs = JobFields.requiredObject(spec, replicaSpecsField, "spec");
+    Map<String, Object> replicaSpecs = JobFields.requiredObject(JobFields.spec(job), replicaSpecsField, "spec");
     if (replicaSpecs.isEmpty()) {
       throw new IllegalArgumentException(replicaSpecsPath + ": needs at least one replica type");
     }

@@ -8,8 +8,6 @@ import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Version;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
@@ -43,25 +41,18 @@ public final class RayClusterAdapter implements SuspendedInSpec<RayClusterAdapte
   @Override
   public RayCluster editPodTemplates(RayCluster cluster, UnaryOperator<PodTemplateSpec> edit) {
     RayCluster copy = JobFields.copy(cluster);
-    RayClusterSpecs.editTemplates(spec(copy), "spec", edit);
+    RayClusterSpecs.editTemplates(JobFields.spec(copy), "spec", edit);
     return copy;
   }
 
   @Override
   public List<PodSetInfo> podSets(RayCluster cluster) {
-    return RayClusterSpecs.podSets(spec(cluster), "spec");
+    return RayClusterSpecs.podSets(JobFields.spec(cluster), "spec");
   }
 
   @Override
   public JobPhase status(RayCluster cluster) {
-    Optional<Map<String, Object>> status = JobFields.object(JobFields.root(cluster), "status", "");
-    return status.flatMap(s -> JobFields.string(s, "state")).filter("ready"::equals).isPresent()
-        ? JobPhase.RUNNING
-        : JobPhase.PENDING;
+    String state = JobFields.status(cluster).flatMap(s -> JobFields.string(s, "state")).orElse("");
+    return state.equals("ready") ? JobPhase.RUNNING : JobPhase.PENDING;
   }
-
-  private static Map<String, Object> spec(RayCluster cluster) {
-    return JobFields.requiredObject(JobFields.root(cluster), "spec", "");
-  }
-
 }

@@ -48,7 +48,7 @@ public final class RayJobAdapter implements SuspendedInSpec<RayJobAdapter.RayJob
 
   @Override
   public JobPhase status(RayJob job) {
-    Map<String, Object> status = JobFields.object(JobFields.root(job), "status", "").orElse(null);
+    Map<String, Object> status = JobFields.status(job).orElse(null);
     String deployment = JobFields.string(status, "jobDeploymentStatus").orElse("");
     return switch (deployment) {
       case "Complete" ->
@@ -61,12 +61,7 @@ public final class RayJobAdapter implements SuspendedInSpec<RayJobAdapter.RayJob
     };
   }
 
-  private static Map<String, Object> spec(RayJob job) {
-    return JobFields.requiredObject(JobFields.root(job), "spec", "");
-  }
-
   private static Map<String, Object> clusterSpec(RayJob job) {
-    return JobFields.requiredObject(spec(job), "rayClusterSpec", "spec");
+    return JobFields.requiredObject(JobFields.spec(job), "rayClusterSpec", "spec");
   }
-
 }

@@ -90,7 +90,7 @@ public final class SparkApplicationAdapter
       SparkApplication app, UnaryOperator<PodTemplateSpec> edit) {
     SparkApplication copy = JobFields.copy(app);
     for (String role : List.of(DRIVER, EXECUTOR)) {
-      Map<String, Object> roleSpec = JobFields.mutableObject(spec(copy), role);
+      Map<String, Object> roleSpec = JobFields.mutableObject(JobFields.spec(copy), role);
       JobFields.putPodMetadata(
           roleSpec, edit.apply(JobFields.podMetadataTemplate(roleSpec, "spec." + role)));
     }
@@ -99,7 +99,7 @@ public final class SparkApplicationAdapter
 
   @Override
   public List<PodSetInfo> podSets(SparkApplication app) {
-    Map<String, Object> spec = spec(app);
+    Map<String, Object> spec = JobFields.spec(app);
     Map<String, Object> executor = JobFields.requiredObject(spec, EXECUTOR, "spec");
     return List.of(
         podSet(app, DRIVER, 1),
@@ -114,7 +114,7 @@ public final class SparkApplicationAdapter
   @Override
   public JobPhase status(SparkApplication app) {
     String state =
-        JobFields.object(JobFields.root(app), "status", "")
+        JobFields.status(app)
             .flatMap(s -> JobFields.object(s, "applicationState", "status"))
             .flatMap(s -> JobFields.string(s, "state"))
             .orElse("");
@@ -128,7 +128,7 @@ public final class SparkApplicationAdapter
 
   private PodSetInfo podSet(SparkApplication app, String role, int count) {
     String path = "spec." + role;
-    Map<String, Object> roleSpec = JobFields.requiredObject(spec(app), role, "spec");
+    Map<String, Object> roleSpec = JobFields.requiredObject(JobFields.spec(app), role, "spec");
     PodTemplateSpec template = JobFields.podMetadataTemplate(roleSpec, path);
     PodSpec podSpec = template.getSpec();
     podSpec.setPriorityClassName(JobFields.string(roleSpec, "priorityClassName").orElse(null));
@@ -181,7 +181,7 @@ public final class SparkApplicationAdapter
   }
 
   private static BigDecimal overheadFactor(SparkApplication app) {
-    Map<String, Object> spec = spec(app);
+    Map<String, Object> spec = JobFields.spec(app);
     Optional<String> factor = JobFields.string(spec, "memoryOverheadFactor");
     if (factor.isPresent()) {
       try {
@@ -218,10 +218,6 @@ public final class SparkApplicationAdapter
       }
     }
     return containers;
-  }
-
-  private static Map<String, Object> spec(SparkApplication app) {
-    return JobFields.requiredObject(JobFields.root(app), "spec", "");
   }
 
   private static <K, V> Map<K, V> orEmpty(Map<K, V> map) {

@@ -46,7 +46,7 @@ public final class WorkflowAdapter implements SuspendedInSpec<WorkflowAdapter.Wo
   @Override
   public Workflow editPodTemplates(Workflow workflow, UnaryOperator<PodTemplateSpec> edit) {
     Workflow copy = JobFields.copy(workflow);
-    Map<String, Object> podMetadata = JobFields.mutableObject(spec(copy), "podMetadata");
+    Map<String, Object> podMetadata = JobFields.mutableObject(JobFields.spec(copy), "podMetadata");
     JobFields.putPodMetadata(podMetadata, edit.apply(podMetadata(copy)));
     return copy;
   }
@@ -57,7 +57,7 @@ public final class WorkflowAdapter implements SuspendedInSpec<WorkflowAdapter.Wo
     PodTemplateSpec template =
         new PodTemplateSpecBuilder(podMetadata(workflow))
             .editSpec()
-            .withPriorityClassName(JobFields.string(spec(workflow), "podPriorityClassName").orElse(null))
+            .withPriorityClassName(JobFields.string(JobFields.spec(workflow), "podPriorityClassName").orElse(null))
             .addNewContainer()
             .withName("main")
             .withNewResources()
@@ -71,7 +71,7 @@ public final class WorkflowAdapter implements SuspendedInSpec<WorkflowAdapter.Wo
 
   @Override
   public Optional<String> priorityClassName(Workflow workflow) {
-    return JobFields.string(spec(workflow), "podPriorityClassName");
+    return JobFields.string(JobFields.spec(workflow), "podPriorityClassName");
   }
 
   @Override
@@ -82,7 +82,7 @@ public final class WorkflowAdapter implements SuspendedInSpec<WorkflowAdapter.Wo
   @Override
   public JobPhase status(Workflow workflow) {
     String phase =
-        JobFields.object(JobFields.root(workflow), "status", "")
+        JobFields.status(workflow)
             .flatMap(s -> JobFields.string(s, "phase"))
             .orElse("");
     return switch (phase) {
@@ -122,11 +122,7 @@ public final class WorkflowAdapter implements SuspendedInSpec<WorkflowAdapter.Wo
 
   private static PodTemplateSpec podMetadata(Workflow workflow) {
     return JobFields.podMetadataTemplate(
-        JobFields.object(spec(workflow), "podMetadata", "spec").orElse(Map.of()),
+        JobFields.object(JobFields.spec(workflow), "podMetadata", "spec").orElse(Map.of()),
         "spec.podMetadata");
-  }
-
-  private static Map<String, Object> spec(Workflow workflow) {
-    return JobFields.requiredObject(JobFields.root(workflow), "spec", "");
   }
 }

@@ -1,11 +1,11 @@
 package io.koord4j.webhook;
 
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperationsBuilder;
 import io.koord4j.api.WellKnown;
 import io.koord4j.webhook.admission.pod.GangLookup;
 import io.koord4j.webhook.admission.pod.PodGangMutator;
 import io.koord4j.webhook.registration.MutatingEndpoint;
+import io.koord4j.webhook.registration.NamespacedRules;
 import java.util.List;
 
 /**
@@ -27,14 +27,7 @@ public final class PodWebhooks {
         new MutatingEndpoint(
             "gangs.pods.koord4j.io",
             "/mutate-pods-gangs",
-            List.of(
-                new RuleWithOperationsBuilder()
-                    .withApiGroups("")
-                    .withApiVersions("v1")
-                    .withResources("pods")
-                    .withOperations("CREATE")
-                    .withScope("Namespaced")
-                    .build()),
+            List.of(NamespacedRules.of("", "v1", "pods", "CREATE")),
             new PodGangMutator(gangs),
             new LabelSelectorBuilder()
                 .addNewMatchExpression()

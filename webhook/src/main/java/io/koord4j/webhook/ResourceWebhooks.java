@@ -1,7 +1,6 @@
 package io.koord4j.webhook;
 
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperations;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperationsBuilder;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.webhook.admission.queue.QueueUnitValidator;
@@ -10,6 +9,7 @@ import io.koord4j.webhook.admission.quota.ElasticQuotaDefaults;
 import io.koord4j.webhook.admission.quota.ElasticQuotaValidator;
 import io.koord4j.webhook.admission.quota.QuotaLookup;
 import io.koord4j.webhook.registration.MutatingEndpoint;
+import io.koord4j.webhook.registration.NamespacedRules;
 import io.koord4j.webhook.registration.ValidatingEndpoint;
 import java.util.List;
 
@@ -48,21 +48,10 @@ public final class ResourceWebhooks {
   }
 
   private static RuleWithOperations quotaRule(String... operations) {
-    return rule(ElasticQuota.GROUP, ElasticQuota.VERSION, "elasticquotas", operations);
+    return NamespacedRules.of(ElasticQuota.GROUP, ElasticQuota.VERSION, "elasticquotas", operations);
   }
 
   private static RuleWithOperations queueRule(String resource, String... operations) {
-    return rule(Queue.GROUP, Queue.VERSION, resource, operations);
-  }
-
-  private static RuleWithOperations rule(
-      String group, String version, String resource, String... operations) {
-    return new RuleWithOperationsBuilder()
-        .withApiGroups(group)
-        .withApiVersions(version)
-        .withResources(resource)
-        .withOperations(operations)
-        .withScope("Namespaced")
-        .build();
+    return NamespacedRules.of(Queue.GROUP, Queue.VERSION, resource, operations);
   }
 }

@@ -1,6 +1,7 @@
 package io.koord4j.yarn;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.koord4j.probes.LoggedTask;
 import io.koord4j.yarn.sync.NodeManagerId;
 import io.koord4j.yarn.sync.NodeManagerReport;
 import io.koord4j.yarn.sync.NodeView;
@@ -70,13 +71,7 @@ public final class Copilot implements AutoCloseable {
 
   private void schedule(Runnable round) {
     rounds.scheduleWithFixedDelay(
-        () -> {
-          try {
-            round.run();
-          } catch (RuntimeException e) {
-            LOG.error("sync round failed; retrying next period", e);
-          }
-        },
+        LoggedTask.of(LOG, "sync round failed; retrying next period", round),
         0,
         period.toMillis(),
         TimeUnit.MILLISECONDS);

@@ -16,6 +16,7 @@ import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.manager.support.InformerHandlers;
 import io.koord4j.manager.support.QueueUnitStatusRecorder;
 import io.koord4j.manager.support.SharedInformers;
+import io.koord4j.probes.LoggedTask;
 import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.queue.core.AdmissionCore;
 import io.koord4j.queue.core.AdmissionPass;
@@ -678,14 +679,7 @@ public final class AdmissionLoop implements AutoCloseable {
 
   private void onLoop(Runnable task) {
     try {
-      thread.execute(
-          () -> {
-            try {
-              task.run();
-            } catch (RuntimeException e) {
-              LOG.error("cannot apply an informer event", e);
-            }
-          });
+      thread.execute(LoggedTask.of(LOG, "cannot apply an informer event", task));
     } catch (RejectedExecutionException e) {
       // Closed: the event no longer matters.
     }

@@ -9,6 +9,7 @@ import io.koord4j.api.device.Device;
 import io.koord4j.api.gang.PodGroup;
 import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.api.slo.NodeMetric;
+import io.koord4j.probes.LoggedTask;
 import io.koord4j.quota.InvalidQuotaTreeException;
 import io.koord4j.quota.kube.ElasticQuotaSpecs;
 import io.koord4j.scheduler.cache.SchedulerCache;
@@ -26,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -105,22 +107,19 @@ public final class ClusterWatch implements AutoCloseable {
         OptionalInformer.start(
             client,
             Device.class,
-            new Handler<Device>() {
-              @Override
-              void upsert(Device old, Device device) {
-                cache.upsertDevice(device);
-                queue.onEvent(ClusterEvent.DEVICE_CHANGED);
-              }
-
-              @Override
-              void delete(Device device) {
-                cache.removeDevice(device.getMetadata().getName());
-                queue.onEvent(ClusterEvent.DEVICE_CHANGED);
-              }
-            });
+            announcing(
+                ClusterEvent.DEVICE_CHANGED,
+                cache::upsertDevice,
+                device -> cache.removeDevice(device.getMetadata().getName())));
     // Not waited for: a node without a NodeMetric is scheduled as if its load were unknown.
     OptionalInformer<NodeMetric> metricInformer =
-        OptionalInformer.start(client, NodeMetric.class, new NodeMetricHandler());
+        OptionalInformer.start(
+            client,
+            NodeMetric.class,
+            announcing(
+                ClusterEvent.NODE_METRIC_CHANGED,
+                this::putMetric,
+                metric -> loads.removeMetric(metric.getMetadata().getName())));
     List.of(quotaInformer, groupInformer, deviceInformer, metricInformer)
         .forEach(optional -> informers.add(optional.informer()));
     informers.add(client.nodes().inform(new NodeHandler()));
@@ -153,24 +152,14 @@ public final class ClusterWatch implements AutoCloseable {
     }
   }
 
-  private final class NodeMetricHandler extends Handler<NodeMetric> {
-    @Override
-    void upsert(NodeMetric old, NodeMetric metric) {
-      String node = metric.getMetadata().getName();
-      try {
-        NodeLoad.from(metric)
-            .ifPresentOrElse(load -> loads.putMetric(node, load), () -> loads.removeMetric(node));
-      } catch (IllegalArgumentException e) {
-        LOG.warn("ignoring NodeMetric {}: {}", node, e.getMessage());
-        loads.removeMetric(node);
-      }
-      queue.onEvent(ClusterEvent.NODE_METRIC_CHANGED);
-    }
-
-    @Override
-    void delete(NodeMetric metric) {
-      loads.removeMetric(metric.getMetadata().getName());
-      queue.onEvent(ClusterEvent.NODE_METRIC_CHANGED);
+  private void putMetric(NodeMetric metric) {
+    String node = metric.getMetadata().getName();
+    try {
+      NodeLoad.from(metric)
+          .ifPresentOrElse(load -> loads.putMetric(node, load), () -> loads.removeMetric(node));
+    } catch (IllegalArgumentException e) {
+      LOG.warn("ignoring NodeMetric {}: {}", node, e.getMessage());
+      loads.removeMetric(node);
     }
   }
 
@@ -289,7 +278,24 @@ public final class ClusterWatch implements AutoCloseable {
     return meta.getNamespace() + "/" + meta.getName();
   }
 
-  private static <T> Handler<T> handler(java.util.function.Consumer<T> onAnyChange) {
+  /** Applies each added or changed object and each removed one, then tells the queue {@code event}. */
+  private <T> Handler<T> announcing(ClusterEvent event, Consumer<T> upsert, Consumer<T> remove) {
+    return new Handler<>() {
+      @Override
+      void upsert(T old, T object) {
+        upsert.accept(object);
+        queue.onEvent(event);
+      }
+
+      @Override
+      void delete(T object) {
+        remove.accept(object);
+        queue.onEvent(event);
+      }
+    };
+  }
+
+  private static <T> Handler<T> handler(Consumer<T> onAnyChange) {
     return new Handler<>() {
       @Override
       void upsert(T old, T object) {
@@ -325,11 +331,7 @@ public final class ClusterWatch implements AutoCloseable {
     }
 
     private static void guarded(Runnable action) {
-      try {
-        action.run();
-      } catch (RuntimeException e) {
-        LOG.error("informer event handling failed", e);
-      }
+      LoggedTask.of(LOG, "informer event handling failed", action).run();
     }
   }
 }

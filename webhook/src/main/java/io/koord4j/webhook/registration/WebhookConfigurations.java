@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookB
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfigurationBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperations;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperationsBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhook;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
@@ -185,13 +184,11 @@ public record WebhookConfigurations(
   private static RuleWithOperations jobRule(JobAdapter<?> adapter, String... operations) {
     String apiVersion = adapter.apiVersion();
     int slash = apiVersion.indexOf('/');
-    return new RuleWithOperationsBuilder()
-        .withApiGroups(slash < 0 ? "" : apiVersion.substring(0, slash))
-        .withApiVersions(apiVersion.substring(slash + 1))
-        .withResources(Pluralize.toPlural(adapter.kind().toLowerCase(Locale.ROOT)))
-        .withOperations(operations)
-        .withScope("Namespaced")
-        .build();
+    return NamespacedRules.of(
+        slash < 0 ? "" : apiVersion.substring(0, slash),
+        apiVersion.substring(slash + 1),
+        Pluralize.toPlural(adapter.kind().toLowerCase(Locale.ROOT)),
+        operations);
   }
 
   private LabelSelector notOwnNamespace(LabelSelector base) {
