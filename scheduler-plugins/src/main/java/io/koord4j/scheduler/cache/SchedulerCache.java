@@ -75,6 +75,13 @@ public final class SchedulerCache {
   private final Map<String, Usage> usage = new HashMap<>();
   private final Map<String, Entry> pods = new HashMap<>();
   private final Map<String, int[]> groupCounts = new HashMap<>();
+  /**
+   * Succeeded members by uid, with their group, and their number by group: a gang whose members
+   * partly finished is still whole, so that the members created after them (a job's later or
+   * replaced pods) are not held for ever below the gang's minimum.
+   */
+  private final Map<String, String> succeededMembers = new HashMap<>();
+  private final Map<String, Integer> succeededByGroup = new HashMap<>();
   private final Map<String, Device> devices = new HashMap<>();
   private final Map<String, NodeGpus> gpus = new HashMap<>();
 
@@ -120,13 +127,17 @@ public final class SchedulerCache {
   }
 
   /**
-   * The informer's view of a pod. A terminal pod no longer holds resources. An assumed pod keeps
-   * its node until the informer shows it bound.
+   * The informer's view of a pod. A terminal pod no longer holds resources; a succeeded one still
+   * counts as a placed member of its group. An assumed pod keeps its node until the informer shows
+   * it bound.
    */
   public synchronized void upsertPod(Pod pod) {
     String uid = pod.getMetadata().getUid();
     if (isTerminal(pod)) {
       removePod(uid);
+      if ("Succeeded".equals(pod.getStatus().getPhase())) {
+        groupOf.apply(pod).ifPresent(group -> succeeded(uid, group));
+      }
       return;
     }
     Entry old = pods.get(uid);
@@ -140,6 +151,15 @@ public final class SchedulerCache {
 
   public synchronized void removePod(String uid) {
     put(uid, null);
+    String group = succeededMembers.remove(uid);
+    if (group != null) {
+      succeededByGroup.computeIfPresent(group, (g, n) -> n == 1 ? null : n - 1);
+    }
+  }
+
+  private void succeeded(String uid, String group) {
+    succeededMembers.put(uid, group);
+    succeededByGroup.merge(group, 1, Integer::sum);
   }
 
   /** Counts the pod on the node from now on, before it is bound. */
@@ -239,14 +259,14 @@ public final class SchedulerCache {
         .withGpus(gpus.getOrDefault(node.name(), NodeGpus.NONE));
   }
 
-  /** Pods of the group known to the cluster and not finished. */
+  /** Pods of the group known to the cluster and not failed. */
   public synchronized int groupMembers(String group) {
-    return groupCounts.getOrDefault(group, new int[2])[0];
+    return groupCounts.getOrDefault(group, new int[2])[0] + succeededByGroup.getOrDefault(group, 0);
   }
 
-  /** Pods of the group bound or assumed on a node. */
+  /** Pods of the group bound or assumed on a node, or succeeded there. */
   public synchronized int groupPlaced(String group) {
-    return groupCounts.getOrDefault(group, new int[2])[1];
+    return groupCounts.getOrDefault(group, new int[2])[1] + succeededByGroup.getOrDefault(group, 0);
   }
 
   /** Replaces (or with null removes) a pod's entry, keeping node usage and group counts right. */

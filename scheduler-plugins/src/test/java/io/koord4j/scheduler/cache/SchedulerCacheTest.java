@@ -67,6 +67,33 @@ class SchedulerCacheTest {
     assertThat(cache.groupMembers("g")).isEqualTo(1);
   }
 
+  @Test
+  void succeededMembersStillCountSoThatTheRestOfTheGangCanBePlaced() {
+    cache.upsertNode(node("n", "4", "8Gi"));
+    Pod done = boundTo(member("done"), "n");
+    Pod failed = boundTo(member("failed"), "n");
+    Pod pending = member("pending");
+    cache.upsertPod(done);
+    cache.upsertPod(failed);
+    cache.upsertPod(pending);
+    cache.upsertPod(new PodBuilder(done).withNewStatus().withPhase("Succeeded").endStatus().build());
+    cache.upsertPod(new PodBuilder(failed).withNewStatus().withPhase("Failed").endStatus().build());
+
+    assertThat(cache.groupMembers("g")).as("the succeeded and the pending member").isEqualTo(2);
+    assertThat(cache.groupPlaced("g")).as("the succeeded member").isEqualTo(1);
+    assertThat(usage()).as("a succeeded pod holds nothing").isEqualTo(new long[] {0, 0});
+    cache.assume(pending, "n");
+    assertThat(cache.groupPlaced("g")).isEqualTo(2);
+
+    cache.removePod(done.getMetadata().getUid());
+    assertThat(cache.groupMembers("g")).isEqualTo(1);
+    assertThat(cache.groupPlaced("g")).isEqualTo(1);
+  }
+
+  private static Pod member(String name) {
+    return new PodBuilder(pod(name, "1", "1Gi")).editMetadata().addToLabels("gang", "g").endMetadata().build();
+  }
+
   private long[] usage() {
     NodeInfo node = cache.snapshot().get(0);
     return new long[] {node.requested().get("cpu"), node.podCount()};

@@ -36,7 +36,11 @@ public final class Coscheduling extends BasePlugin
   public static final String NAME = "Coscheduling";
   private static final CycleState.Key<Optional<Gang>> GANG = new CycleState.Key<>(NAME);
 
-  /** How many pods of a gang exist and how many are placed (bound or assumed). */
+  /**
+   * How many pods of a gang exist and how many are placed (bound or assumed). Members that
+   * succeeded count as both, as in Koordinator, where a gang once satisfied lets its later pods
+   * pass: the rest of a gang whose first members finished must not wait for ever.
+   */
   public interface GangCounts {
     int members(String gangId);
 
