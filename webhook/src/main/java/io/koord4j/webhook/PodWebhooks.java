@@ -5,18 +5,22 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperatio
 import io.koord4j.api.WellKnown;
 import io.koord4j.webhook.admission.pod.GangLookup;
 import io.koord4j.webhook.admission.pod.PodGangMutator;
+import io.koord4j.webhook.admission.pod.PodQuotaTreeMutator;
+import io.koord4j.webhook.admission.pod.ProfileLookup;
+import io.koord4j.webhook.admission.quota.QuotaLookup;
 import io.koord4j.webhook.registration.MutatingEndpoint;
 import java.util.List;
 
 /**
- * The webhooks of pods. Pod creation is never blocked by koord4j (failurePolicy Ignore): a pod
- * created while the webhook is down misses only the gang annotations, which the PodGroup label
- * already stands for.
+ * The webhooks of pods. Pod creation is never blocked by koord4j's absence (failurePolicy Ignore):
+ * a pod created while the webhook is down misses the gang annotations, which the PodGroup label
+ * already stands for, and the node affinity of its quota tree.
  *
  * <p>Selection: annotations cannot be selected, so the API server sends only pods with the label
  * {@code pod-group.scheduling.sigs.k8s.io}, which the manager puts on the pod templates of every
  * gang job when it resumes it (with the {@code koord-queue/related-queueunit} annotation). Pods of
- * single-pod jobs are no gang and are never sent.
+ * single-pod jobs are no gang and are never sent. Any pod may belong to a profile's quota tree (by
+ * its quota label or its namespace's quota), so the quota tree webhook sees every pod.
  */
 public final class PodWebhooks {
   private PodWebhooks() {}
@@ -43,5 +47,28 @@ public final class PodWebhooks {
                 .endMatchExpression()
                 .build(),
             "Ignore"));
+  }
+
+  /**
+   * Gives the pods of an ElasticQuotaProfile's quota tree required affinity to the profile's nodes.
+   *
+   * @param quotas the ElasticQuotas, whose tree ids and root quotas lead to the profile
+   * @param profiles the ElasticQuotaProfiles
+   */
+  public static MutatingEndpoint quotaTrees(QuotaLookup quotas, ProfileLookup profiles) {
+    return new MutatingEndpoint(
+        "quota-trees.pods.koord4j.io",
+        "/mutate-pods-quota-trees",
+        List.of(
+            new RuleWithOperationsBuilder()
+                .withApiGroups("")
+                .withApiVersions("v1")
+                .withResources("pods")
+                .withOperations("CREATE")
+                .withScope("Namespaced")
+                .build()),
+        new PodQuotaTreeMutator(quotas, profiles),
+        null,
+        "Ignore");
   }
 }
