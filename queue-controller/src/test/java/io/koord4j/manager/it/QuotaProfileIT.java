@@ -11,6 +11,7 @@ import io.koord4j.api.WellKnown;
 import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.api.quota.ElasticQuotaProfile;
 import io.koord4j.api.quota.ElasticQuotaProfileSpec;
+import io.koord4j.quota.kube.SystemQuotas;
 import io.koord4j.testing.LocalCluster;
 import io.koord4j.testing.PrivateKwokNode;
 import java.time.Duration;
@@ -46,7 +47,7 @@ class QuotaProfileIT extends InProcessManagerBase {
           .containsEntry(WellKnown.QUOTA_PROFILE, zone)
           .containsEntry(ZONE_LABEL, zone)
           .containsKey(WellKnown.QUOTA_TREE_ID);
-      assertThat(created.getSpec().getMax()).containsEntry("cpu", new Quantity("8"));
+      assertThat(created.getSpec().getMax()).containsEntry("cpu", new Quantity(SystemQuotas.UNLIMITED));
 
       nodes.add(zoneNode(cluster.prefix + "-2", zone));
       awaitRootCpu(cluster.namespace, root, "12");
