@@ -1,6 +1,7 @@
 package io.koord4j.webhook;
 
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperations;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperationsBuilder;
 import io.koord4j.api.WellKnown;
 import io.koord4j.webhook.admission.pod.GangLookup;
@@ -25,20 +26,23 @@ import java.util.List;
 public final class PodWebhooks {
   private PodWebhooks() {}
 
+  private static final List<RuleWithOperations> POD_CREATIONS =
+      List.of(
+          new RuleWithOperationsBuilder()
+              .withApiGroups("")
+              .withApiVersions("v1")
+              .withResources("pods")
+              .withOperations("CREATE")
+              .withScope("Namespaced")
+              .build());
+
   /** @param gangs the PodGroups the manager created for admitted jobs */
   public static List<MutatingEndpoint> mutating(GangLookup gangs) {
     return List.of(
         new MutatingEndpoint(
             "gangs.pods.koord4j.io",
             "/mutate-pods-gangs",
-            List.of(
-                new RuleWithOperationsBuilder()
-                    .withApiGroups("")
-                    .withApiVersions("v1")
-                    .withResources("pods")
-                    .withOperations("CREATE")
-                    .withScope("Namespaced")
-                    .build()),
+            POD_CREATIONS,
             new PodGangMutator(gangs),
             new LabelSelectorBuilder()
                 .addNewMatchExpression()
@@ -59,14 +63,7 @@ public final class PodWebhooks {
     return new MutatingEndpoint(
         "quota-trees.pods.koord4j.io",
         "/mutate-pods-quota-trees",
-        List.of(
-            new RuleWithOperationsBuilder()
-                .withApiGroups("")
-                .withApiVersions("v1")
-                .withResources("pods")
-                .withOperations("CREATE")
-                .withScope("Namespaced")
-                .build()),
+        POD_CREATIONS,
         new PodQuotaTreeMutator(quotas, profiles),
         null,
         "Ignore");

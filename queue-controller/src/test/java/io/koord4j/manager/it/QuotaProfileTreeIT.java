@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -13,12 +12,10 @@ import io.koord4j.api.WellKnown;
 import io.koord4j.api.queue.QueueUnitConditions;
 import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.api.quota.ElasticQuotaProfile;
-import io.koord4j.api.quota.ElasticQuotaProfileSpec;
 import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.quota.ResourceVector;
 import io.koord4j.quota.kube.ElasticQuotaSpecs;
 import io.koord4j.quota.kube.SystemQuotas;
-import io.koord4j.testing.LocalCluster;
 import io.koord4j.testing.PrivateKwokNode;
 import io.koord4j.webhook.WebhookServer;
 import io.koord4j.webhook.WebhookSettings;
@@ -26,7 +23,6 @@ import io.koord4j.webhook.registration.WebhookConfigurations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,7 +35,6 @@ import org.junit.jupiter.api.Test;
  */
 class QuotaProfileTreeIT extends InProcessManagerBase {
   private static final Duration WAIT = Duration.ofMinutes(3);
-  private static final String POOL_LABEL = "koord4j.io/profile-tree-it-pool";
   private static WebhookServer webhook;
   private static String webhookNamespace;
 
@@ -72,12 +67,11 @@ class QuotaProfileTreeIT extends InProcessManagerBase {
       String pool = cluster.prefix;
       String root = cluster.prefix + "-root";
       for (int i = 0; i < 2; i++) {
-        nodes.add(PrivateKwokNode.create(client, cluster.prefix + "-pool-" + i, "8", "16Gi"));
-        LocalCluster.labelNode(client, nodes.get(i).name(), Map.of(POOL_LABEL, pool));
+        nodes.add(QuotaProfileIT.zoneNode(cluster.prefix + "-pool-" + i, pool));
       }
       nodes.add(PrivateKwokNode.create(client, cluster.prefix + "-other", "8", "16Gi"));
       try {
-        client.resource(profile(cluster.namespace, pool, root)).create();
+        client.resource(QuotaProfileIT.profile(cluster.namespace, pool, root)).create();
         ElasticQuota rootQuota = await("root quota " + root).atMost(WAIT).pollInterval(Duration.ofMillis(500))
             .until(() -> client.resources(ElasticQuota.class).inNamespace(cluster.namespace).withName(root).get(),
                 quota -> quota != null && new Quantity("8").equals(quota.getSpec().getMin().get("cpu")));
@@ -97,7 +91,7 @@ class QuotaProfileTreeIT extends InProcessManagerBase {
         assertThat(placed.getSpec().getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()
             .getNodeSelectorTerms()).singleElement().satisfies(term -> assertThat(term.getMatchExpressions())
                 .extracting(e -> e.getKey() + " " + e.getOperator() + " " + e.getValues())
-                .containsExactly(POOL_LABEL + " In [" + pool + "]"));
+                .containsExactly(QuotaProfileIT.ZONE_LABEL + " In [" + pool + "]"));
 
         await("the second job waits for its tree's quota").atMost(WAIT).untilAsserted(() -> {
           Condition reserved = cluster.condition("second", QueueUnitConditions.QUOTA_RESERVED);
@@ -145,17 +139,5 @@ class QuotaProfileTreeIT extends InProcessManagerBase {
         .filter(spec -> spec.treeTotal() != null && spec.parent().isEmpty())
         .mapToLong(spec -> spec.treeTotal().get("cpu"))
         .sum();
-  }
-
-  private static ElasticQuotaProfile profile(String namespace, String pool, String rootQuota) {
-    ElasticQuotaProfile profile = new ElasticQuotaProfile();
-    profile.getMetadata().setName(pool);
-    profile.getMetadata().setNamespace(namespace);
-    ElasticQuotaProfileSpec spec = new ElasticQuotaProfileSpec();
-    spec.setQuotaName(rootQuota);
-    spec.setResourceRatio("0.5");
-    spec.setNodeSelector(new LabelSelectorBuilder().addToMatchLabels(POOL_LABEL, pool).build());
-    profile.setSpec(spec);
-    return profile;
   }
 }

@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import io.koord4j.api.quota.ElasticQuotaProfile;
-import io.koord4j.webhook.admission.AdmissionHandler;
 import io.koord4j.webhook.admission.AdmissionResponses;
 import io.koord4j.webhook.admission.Json;
 import io.koord4j.webhook.admission.quota.QuotaLookup;
@@ -26,16 +25,11 @@ import java.util.Optional;
  * pod, naming the profile and field: placed anywhere, the pod would use nodes its tree does not
  * own.
  */
-public record PodQuotaTreeMutator(QuotaLookup quotas, ProfileLookup profiles) implements AdmissionHandler {
+public record PodQuotaTreeMutator(QuotaLookup quotas, ProfileLookup profiles) implements PodCreationHandler {
   private static final int HTTP_UNPROCESSABLE_ENTITY = 422;
 
   @Override
-  public AdmissionReview handle(AdmissionReview review) {
-    AdmissionRequest request = review.getRequest();
-    if (!"CREATE".equals(request.getOperation()) || request.getObject() == null) {
-      return AdmissionResponses.allow(request);
-    }
-    JsonNode pod = Json.MAPPER.valueToTree(request.getObject());
+  public AdmissionReview created(AdmissionRequest request, JsonNode pod) {
     Pod read = Json.MAPPER.convertValue(pod, Pod.class);
     if (read.getMetadata().getNamespace() == null) {
       read.getMetadata().setNamespace(request.getNamespace());
