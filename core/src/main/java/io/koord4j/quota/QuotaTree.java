@@ -252,9 +252,9 @@ public final class QuotaTree {
     return q;
   }
 
-  /** True when {@code q} is {@code ancestor} or lies below it. */
+  /** True when {@code q} is {@code ancestor} or lies below it, in the same tree. */
   boolean isWithin(int q, int ancestor) {
-    for (int p = q; p >= 0; p = parents[p]) {
+    for (int p = q; p >= 0; p = up(p)) {
       if (p == ancestor) {
         return true;
       }

@@ -3,6 +3,7 @@ package io.koord4j.quota;
 import static io.koord4j.quota.RuntimeQuotaTest.cpu;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -69,6 +70,32 @@ class OwnTreeQuotaTest {
     // What tree B uses stops at its root: the default tree's root does not count it.
     assertThat(ledger.used(QuotaTree.ROOT).get("cpu")).isZero();
     assertThat(ledger.used("b-root").get("cpu")).isEqualTo(3_000);
+  }
+
+  @Test
+  void reclaimForTheDefaultTreeNeverPreemptsAnotherTreesUnits() {
+    QuotaLedger ledger =
+        new QuotaLedger(
+            QuotaTree.of(
+                List.of(
+                    QuotaSpec.group("a-root", "", cpu(4_000), cpu(UNBOUNDED)).withTreeTotal(cpu(4_000)),
+                    QuotaSpec.leaf("a1", "a-root", cpu(2_000), cpu(UNBOUNDED)),
+                    QuotaSpec.leaf("a2", "a-root", cpu(2_000), cpu(UNBOUNDED)),
+                    QuotaSpec.leaf("d1", "", cpu(0), cpu(UNBOUNDED)),
+                    QuotaSpec.leaf("d2", "", cpu(1_000), cpu(UNBOUNDED)))));
+    ledger.setClusterTotal(cpu(7_000));
+    ledger.addUsed("a1", cpu(4_000));
+    ledger.addPending("a2", cpu(2_000));
+    ledger.addUsed("d1", cpu(3_000));
+    ledger.addPending("d2", cpu(1_000));
+    AdmittedUnit borrowerInTreeA = new AdmittedUnit("a", "a1", 0, Instant.EPOCH, cpu(4_000));
+    AdmittedUnit borrowerInDefaultTree = new AdmittedUnit("d", "d1", 1, Instant.EPOCH, cpu(3_000));
+
+    ReclaimPlan plan =
+        ReclaimPlanner.plan(ledger, "d2", cpu(1_000), List.of(borrowerInTreeA, borrowerInDefaultTree));
+
+    assertThat(plan.victims()).containsExactly(borrowerInDefaultTree);
+    assertThat(plan.lenderFits()).isTrue();
   }
 
   @Test
