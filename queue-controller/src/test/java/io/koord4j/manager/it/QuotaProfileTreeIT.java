@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.queue.QueueUnitConditions;
 import io.koord4j.api.quota.ElasticQuota;
@@ -23,6 +24,7 @@ import io.koord4j.webhook.registration.WebhookConfigurations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -63,51 +65,53 @@ class QuotaProfileTreeIT extends InProcessManagerBase {
   @Test
   void theTreeAdmitsWithinItsNodesKeepsItsPodsOnThemAndTheDefaultTreeLeavesThemOut() {
     List<PrivateKwokNode> nodes = new ArrayList<>();
-    try (TestCluster cluster = new TestCluster(client, "it-eqp-tree")) {
-      String pool = cluster.prefix;
-      String root = cluster.prefix + "-root";
+    TestCluster cluster = new TestCluster(client, "it-eqp-tree");
+    String pool = cluster.prefix;
+    String root = cluster.prefix + "-root";
+    try (cluster) { // closed first: the tree's quota goes before its root
       for (int i = 0; i < 2; i++) {
         nodes.add(QuotaProfileIT.zoneNode(cluster.prefix + "-pool-" + i, pool));
       }
       nodes.add(PrivateKwokNode.create(client, cluster.prefix + "-other", "8", "16Gi"));
-      try {
-        client.resource(QuotaProfileIT.profile(cluster.namespace, pool, root)).create();
-        ElasticQuota rootQuota = await("root quota " + root).atMost(WAIT).pollInterval(Duration.ofMillis(500))
-            .until(() -> client.resources(ElasticQuota.class).inNamespace(cluster.namespace).withName(root).get(),
-                quota -> quota != null && new Quantity("8").equals(quota.getSpec().getMin().get("cpu")));
-        assertThat(rootQuota.getSpec().getMax()).containsEntry("cpu", new Quantity(SystemQuotas.UNLIMITED));
-        String treeId = rootQuota.getMetadata().getLabels().get(WellKnown.QUOTA_TREE_ID);
+      client.resource(QuotaProfileIT.profile(cluster.namespace, pool, root)).create();
+      ElasticQuota rootQuota = await("root quota " + root).atMost(WAIT).pollInterval(Duration.ofMillis(500))
+          .until(() -> client.resources(ElasticQuota.class).inNamespace(cluster.namespace).withName(root).get(),
+              quota -> quota != null && new Quantity("8").equals(quota.getSpec().getMin().get("cpu")));
+      assertThat(rootQuota.getSpec().getMax()).containsEntry("cpu", new Quantity(SystemQuotas.UNLIMITED));
+      String treeId = rootQuota.getMetadata().getLabels().get(WellKnown.QUOTA_TREE_ID);
 
-        String team = cluster.quota("team", root, false, "0", "100");
-        assertThat(ElasticQuotaSpecs.labels(cluster.quota(team))).as("tree id defaulted from the parent")
-            .containsEntry(WellKnown.QUOTA_TREE_ID, treeId);
-        List<Toleration> anyOfMine = nodes.stream().map(PrivateKwokNode::toleration).toList();
-        client.resource(cluster.jobOf("first", team, 1, "6", "600s", pod -> pod.withTolerations(anyOfMine))).create();
-        client.resource(cluster.jobOf("second", team, 1, "6", "600s", pod -> pod.withTolerations(anyOfMine))).create();
-
-        Pod placed = await("the first job's pod placed").atMost(WAIT).pollInterval(Duration.ofSeconds(1))
-            .until(() -> podOf(cluster, "first"), pod -> pod != null && pod.getSpec().getNodeName() != null);
-        assertThat(placed.getSpec().getNodeName()).startsWith(cluster.prefix + "-pool-");
-        assertThat(placed.getSpec().getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()
-            .getNodeSelectorTerms()).singleElement().satisfies(term -> assertThat(term.getMatchExpressions())
-                .extracting(e -> e.getKey() + " " + e.getOperator() + " " + e.getValues())
-                .containsExactly(QuotaProfileIT.ZONE_LABEL + " In [" + pool + "]"));
-
-        await("the second job waits for its tree's quota").atMost(WAIT).untilAsserted(() -> {
-          Condition reserved = cluster.condition("second", QueueUnitConditions.QUOTA_RESERVED);
-          assertThat(reserved).isNotNull();
-          assertThat(reserved.getStatus()).isEqualTo("False");
-          assertThat(reserved.getMessage()).contains(team, "has 2 of cpu available", "6 requested");
-        });
-        assertThat(cluster.resumed("second")).isFalse();
-
-        await("the default tree's runtime leaves the tree's total out").atMost(WAIT).pollInterval(Duration.ofSeconds(1))
-            .until(() -> Objects.equals(rootRuntimeCpu(), clusterCpu() - profileTotalsCpu()));
-      } finally {
-        client.resources(ElasticQuotaProfile.class).inNamespace(cluster.namespace).withName(pool).delete();
-        client.resources(ElasticQuota.class).inNamespace(cluster.namespace).withName(root).delete();
+      String team = cluster.quota("team", root, false, "0", "100");
+      assertThat(ElasticQuotaSpecs.labels(cluster.quota(team))).as("tree id defaulted from the parent")
+          .containsEntry(WellKnown.QUOTA_TREE_ID, treeId);
+      List<Toleration> anyOfMine = nodes.stream().map(PrivateKwokNode::toleration).toList();
+      for (String name : List.of("first", "second")) {
+        Job job = cluster.jobOf(name, team, 1, "6", "600s", pod -> pod.withTolerations(anyOfMine));
+        // Koordinator's docs label the pods with their quota too: that is what its webhook reads.
+        job.getSpec().getTemplate().getMetadata().setLabels(Map.of(WellKnown.QUOTA_NAME, team));
+        client.resource(job).create();
       }
+
+      Pod placed = await("the first job's pod placed").atMost(WAIT).pollInterval(Duration.ofSeconds(1))
+          .until(() -> podOf(cluster, "first"), pod -> pod != null && pod.getSpec().getNodeName() != null);
+      assertThat(placed.getSpec().getNodeName()).startsWith(cluster.prefix + "-pool-");
+      assertThat(placed.getSpec().getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()
+          .getNodeSelectorTerms()).singleElement().satisfies(term -> assertThat(term.getMatchExpressions())
+              .extracting(e -> e.getKey() + " " + e.getOperator() + " " + e.getValues())
+              .containsExactly(QuotaProfileIT.ZONE_LABEL + " In [" + pool + "]"));
+
+      await("the second job waits for its tree's quota").atMost(WAIT).untilAsserted(() -> {
+        Condition reserved = cluster.condition("second", QueueUnitConditions.QUOTA_RESERVED);
+        assertThat(reserved).isNotNull();
+        assertThat(reserved.getStatus()).isEqualTo("False");
+        assertThat(reserved.getMessage()).contains(team, "has 2 of cpu available", "6 requested");
+      });
+      assertThat(cluster.resumed("second")).isFalse();
+
+      await("the default tree's runtime leaves the tree's total out").atMost(WAIT).pollInterval(Duration.ofSeconds(1))
+          .until(() -> Objects.equals(rootRuntimeCpu(), clusterCpu() - profileTotalsCpu()));
     } finally {
+      client.resources(ElasticQuotaProfile.class).inNamespace(cluster.namespace).withName(pool).delete();
+      client.resources(ElasticQuota.class).inNamespace(cluster.namespace).withName(root).delete();
       nodes.forEach(PrivateKwokNode::close);
     }
   }
