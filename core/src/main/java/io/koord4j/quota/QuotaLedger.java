@@ -9,7 +9,8 @@ import java.util.function.IntToLongFunction;
  * Pending and used amounts of the units of a quota tree, the runtime quota derived from them, and
  * the admission check.
  *
- * <p>Amounts are recorded on leaf quotas; used amounts are also added to every ancestor. The
+ * <p>Amounts are recorded on leaf quotas; used amounts are also added to every ancestor up to the
+ * root of the leaf's tree (see {@link QuotaTree}). The
  * runtime is recalculated lazily on the first query after the demand (pending plus used) or the
  * cluster total changed; {@link #admit} moves an amount from pending to used without changing
  * demand, so a queue pass that admits units one by one does not trigger recalculation.
@@ -40,7 +41,8 @@ public final class QuotaLedger {
   }
 
   /**
-   * Sets what the root shares: cluster allocatable minus what the system and default quotas use.
+   * Sets the cluster's allocatable. The root shares it less what the system and default quotas use
+   * and less the totals of the trees of their own.
    */
   public void setClusterTotal(ResourceVector total) {
     long[] next = tree.toArray(total);
@@ -120,7 +122,7 @@ public final class QuotaLedger {
   }
 
   /**
-   * Whether {@code request} fits, at the leaf and at every ancestor up to the root, within both
+   * Whether {@code request} fits, at the leaf and at every ancestor up to its tree's root, within both
    * runtime and max once added to used. The request is expected to be counted as pending already,
    * so that the runtime reflects it.
    */
@@ -141,7 +143,7 @@ public final class QuotaLedger {
     recompute();
     long[] request = nonNegative(leaf, amount);
     int below = -1;
-    for (int q = leafIndex(leaf); q >= 0; below = q, q = tree.parent(q)) {
+    for (int q = leafIndex(leaf); q >= 0; below = q, q = tree.up(q)) {
       for (int r = 0; r < request.length; r++) {
         if (request[r] > 0 && used[q][r] + request[r] > idleLimit(q, below, r)) {
           return false;
@@ -152,13 +154,17 @@ public final class QuotaLedger {
   }
 
   /**
-   * What quota {@code q} may hold of resource {@code r} by idle room: its max (the cluster's total
-   * at the root), less the unused min its children other than {@code below} keep.
+   * What quota {@code q} may hold of resource {@code r} by idle room: its max (the default tree's
+   * total at the root, at most its tree's total at the root of a tree of its own), less the unused
+   * min its children other than {@code below} keep.
    */
   private long idleLimit(int q, int below, int r) {
     long limit = q == QuotaTree.ROOT_INDEX
         ? calculator.runtime[q][r]
         : tree.governs[q][r] ? tree.max[q][r] : Long.MAX_VALUE;
+    if (tree.rootsTree(q)) {
+      limit = Math.min(limit, tree.treeTotal[q][r]);
+    }
     for (int child : tree.children(q)) {
       if (child != below && !tree.lends(child)) {
         limit -= Math.max(0, tree.min[child][r] - used[child][r]);
@@ -170,7 +176,7 @@ public final class QuotaLedger {
   /** The admission check against given used amounts, for what-if questions such as reclaim. */
   AdmissionResult check(int leaf, long[] request, long[][] usedByQuota) {
     recompute();
-    for (int q = leaf; q >= 0; q = tree.parent(q)) {
+    for (int q = leaf; q >= 0; q = tree.up(q)) {
       for (int r = 0; r < request.length; r++) {
         if (request[r] > 0 && tree.governs[q][r]) {
           long limit = Math.min(calculator.runtime[q][r], tree.max[q][r]);
@@ -276,9 +282,9 @@ public final class QuotaLedger {
     }
   }
 
-  /** Adds {@code sign * delta} to the rows of a leaf and all its ancestors. */
+  /** Adds {@code sign * delta} to the rows of a leaf and its ancestors up to its tree's root. */
   void addUpTree(long[][] rows, int leaf, long[] delta, int sign) {
-    for (int q = leaf; q >= 0; q = tree.parent(q)) {
+    for (int q = leaf; q >= 0; q = tree.up(q)) {
       for (int r = 0; r < delta.length; r++) {
         rows[q][r] += sign * delta[r];
       }

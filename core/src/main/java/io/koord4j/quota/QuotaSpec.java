@@ -14,6 +14,10 @@ import java.util.Objects;
  * @param guaranteed resources the quota keeps at least, even above {@code min}
  * @param allowLentResource false when the quota keeps its {@code min} even while idle
  * @param isParent true for inner quotas; units may only use leaf quotas
+ * @param treeTotal for the root of its own quota tree (an ElasticQuotaProfile's root, directly
+ *     under {@value QuotaTree#ROOT}), what that tree shares: its runtime is split from this
+ *     instead of from the cluster's total, which the default tree gets less this; null for every
+ *     other quota
  */
 public record QuotaSpec(
     String name,
@@ -23,7 +27,8 @@ public record QuotaSpec(
     ResourceVector sharedWeight,
     ResourceVector guaranteed,
     boolean allowLentResource,
-    boolean isParent) {
+    boolean isParent,
+    ResourceVector treeTotal) {
 
   public QuotaSpec {
     Objects.requireNonNull(name, "name");
@@ -32,6 +37,19 @@ public record QuotaSpec(
     max = max == null ? ResourceVector.EMPTY : max;
     sharedWeight = sharedWeight == null || sharedWeight.size() == 0 ? max : sharedWeight;
     guaranteed = guaranteed == null ? ResourceVector.EMPTY : guaranteed;
+  }
+
+  /** A quota of the tree it lies in, not the root of a tree of its own. */
+  public QuotaSpec(
+      String name,
+      String parent,
+      ResourceVector min,
+      ResourceVector max,
+      ResourceVector sharedWeight,
+      ResourceVector guaranteed,
+      boolean allowLentResource,
+      boolean isParent) {
+    this(name, parent, min, max, sharedWeight, guaranteed, allowLentResource, isParent, null);
   }
 
   /** A lending leaf quota with default weight and nothing guaranteed. */
@@ -47,15 +65,22 @@ public record QuotaSpec(
 
   public QuotaSpec withSharedWeight(ResourceVector weight) {
     return new QuotaSpec(
-        name, parent, min, max, weight, guaranteed, allowLentResource, isParent);
+        name, parent, min, max, weight, guaranteed, allowLentResource, isParent, treeTotal);
   }
 
   public QuotaSpec withGuaranteed(ResourceVector amount) {
     return new QuotaSpec(
-        name, parent, min, max, sharedWeight, amount, allowLentResource, isParent);
+        name, parent, min, max, sharedWeight, amount, allowLentResource, isParent, treeTotal);
   }
 
   public QuotaSpec withoutLending() {
-    return new QuotaSpec(name, parent, min, max, sharedWeight, guaranteed, false, isParent);
+    return new QuotaSpec(
+        name, parent, min, max, sharedWeight, guaranteed, false, isParent, treeTotal);
+  }
+
+  /** The quota as the root of a tree of its own that shares {@code total}. */
+  public QuotaSpec withTreeTotal(ResourceVector total) {
+    return new QuotaSpec(
+        name, parent, min, max, sharedWeight, guaranteed, allowLentResource, isParent, total);
   }
 }

@@ -18,6 +18,11 @@ import java.util.TreeSet;
  * its children, a reverse walk visits children first, and sibling index order is name order (the
  * tie-break order of the runtime split). Spec amounts are kept as arrays indexed by quota and
  * resource so the runtime calculation runs without maps.
+ *
+ * <p>A quota directly under the root whose spec carries a {@link QuotaSpec#treeTotal} roots a
+ * tree of its own, as an ElasticQuotaProfile's root quota does in Koordinator: what is used below
+ * it stops there, and the runtime of its tree is split from its total alone. Every other quota
+ * belongs to the default tree, which the implicit root stands for.
  */
 public final class QuotaTree {
 
@@ -43,6 +48,8 @@ public final class QuotaTree {
   /** Whether a quota's max names a resource; an ungoverned resource is not limited there. */
   final boolean[][] governs;
   private final boolean[] outsideShare;
+  /** The total of the tree a quota roots, by resource; null for quotas that root no tree. */
+  final long[][] treeTotal;
 
   private QuotaTree(Collection<QuotaSpec> input) {
     Map<String, List<QuotaSpec>> byParent = new HashMap<>();
@@ -100,6 +107,12 @@ public final class QuotaTree {
       guaranteed[q] = toArray(specs[q].guaranteed());
       for (int r = 0; r < resources.length; r++) {
         governs[q][r] = specs[q].max().has(resources[r]);
+      }
+    }
+    treeTotal = new long[n][];
+    for (int q = 1; q < n; q++) {
+      if (parents[q] == ROOT_INDEX && !outsideShare[q] && specs[q].treeTotal() != null) {
+        treeTotal[q] = toArray(specs[q].treeTotal());
       }
     }
   }
@@ -189,6 +202,19 @@ public final class QuotaTree {
     return children[q];
   }
 
+  /** Whether {@code q} roots a tree of its own (see the class comment). */
+  boolean rootsTree(int q) {
+    return treeTotal[q] != null;
+  }
+
+  /**
+   * The next quota up whose amounts include {@code q}'s: its parent, except for the root of a tree
+   * of its own and the root itself (-1).
+   */
+  int up(int q) {
+    return rootsTree(q) ? -1 : parents[q];
+  }
+
   boolean isLeaf(int q) {
     return q != ROOT_INDEX && !specs[q].isParent();
   }
@@ -226,9 +252,9 @@ public final class QuotaTree {
     return q;
   }
 
-  /** True when {@code q} is {@code ancestor} or lies below it. */
+  /** True when {@code q} is {@code ancestor} or lies below it, in the same tree. */
   boolean isWithin(int q, int ancestor) {
-    for (int p = q; p >= 0; p = parents[p]) {
+    for (int p = q; p >= 0; p = up(p)) {
       if (p == ancestor) {
         return true;
       }

@@ -12,6 +12,10 @@ import java.util.Arrays;
  * {@code max}. Runtime flows root to leaf: the root holds the cluster total, and every parent
  * shares its runtime among the children that govern the resource (see {@link #share}).
  *
+ * <p>A quota that roots a tree of its own ({@link QuotaTree#rootsTree}) takes no part in the
+ * root's split: its runtime comes from its tree's total alone (see {@link #ownTreeRuntime}), its
+ * requests stop at it, and the root keeps the cluster total less every such tree's total.
+ *
  * <p>A full pass is linear in the number of quotas times resources, plus a sort per split among
  * hungry siblings; arrays are reused across passes.
  */
@@ -40,8 +44,9 @@ final class RuntimeQuotaCalculator {
    */
   void calculate(long[] clusterTotal, long[][] pending, long[][] used) {
     propagateRequests(pending, used);
-    System.arraycopy(clusterTotal, 0, runtime[QuotaTree.ROOT_INDEX], 0, clusterTotal.length);
-    long[] shared = shareableAtRoot(clusterTotal, used);
+    long[] defaultTreeTotal = defaultTreeTotal(clusterTotal);
+    System.arraycopy(defaultTreeTotal, 0, runtime[QuotaTree.ROOT_INDEX], 0, defaultTreeTotal.length);
+    long[] shared = shareableAtRoot(defaultTreeTotal, used);
     for (int q = 0; q < tree.size(); q++) { // pre-order: a parent's runtime is final first
       if (tree.children(q).length > 0) {
         for (int r = 0; r < tree.resourceCount(); r++) {
@@ -53,7 +58,20 @@ final class RuntimeQuotaCalculator {
     }
   }
 
-  /** The cluster total less what the system and default quotas use, never below zero. */
+  /** The cluster total less the totals of the trees of their own, never below zero. */
+  private long[] defaultTreeTotal(long[] clusterTotal) {
+    long[] total = clusterTotal.clone();
+    for (int c : tree.children(QuotaTree.ROOT_INDEX)) {
+      if (tree.rootsTree(c)) {
+        for (int r = 0; r < total.length; r++) {
+          total[r] = Math.max(0, total[r] - tree.treeTotal[c][r]);
+        }
+      }
+    }
+    return total;
+  }
+
+  /** The default tree's total less what the system and default quotas use, never below zero. */
   private long[] shareableAtRoot(long[] clusterTotal, long[][] used) {
     long[] shared = clusterTotal.clone();
     for (int c : tree.children(QuotaTree.ROOT_INDEX)) {
@@ -80,17 +98,29 @@ final class RuntimeQuotaCalculator {
             tree.lends(q) ? childRequest[q][r] : Math.max(childRequest[q][r], tree.min[q][r]);
         limitedRequest[q][r] =
             tree.governs[q][r] ? Math.min(request[q][r], tree.max[q][r]) : request[q][r];
-        if (q != QuotaTree.ROOT_INDEX) {
-          childRequest[tree.parent(q)][r] += limitedRequest[q][r];
+        if (tree.up(q) >= 0) {
+          childRequest[tree.up(q)][r] += limitedRequest[q][r];
         }
       }
     }
   }
 
   /**
+   * The runtime of a quota that roots a tree of its own, as if it were the only child of a root
+   * holding its tree's total: its request, or {@code max(min, guaranteed)} (capped at max) if it
+   * asks for less and does not lend, never more than the total.
+   */
+  private long ownTreeRuntime(int c, int r) {
+    long total = tree.treeTotal[c][r];
+    long base = Math.min(Math.max(Math.min(tree.min[c][r], total), tree.guaranteed[c][r]), tree.max[c][r]);
+    long wanted = limitedRequest[c][r];
+    return Math.min(total, wanted > base || tree.lends(c) ? wanted : base);
+  }
+
+  /**
    * Shares {@code total} of resource {@code r} (parent {@code p}'s runtime, or less at the root)
    * among the children that govern it. The system and default quotas take no part: their runtime
-   * is their max.
+   * is their max; nor do the roots of trees of their own.
    *
    * <p>Each child starts at {@code base = max(min, guaranteed)} (capped at max) when it asks for
    * more, and is then hungry; otherwise it gets its request if it lends, or {@code base} if it
@@ -108,6 +138,8 @@ final class RuntimeQuotaCalculator {
     for (int i = 0; i < kids.length; i++) {
       if (tree.outsideShare(kids[i])) {
         runtime[kids[i]][r] = tree.max[kids[i]][r];
+      } else if (tree.rootsTree(kids[i])) {
+        runtime[kids[i]][r] = ownTreeRuntime(kids[i], r);
       } else if (tree.governs[kids[i]][r]) {
         mins[i] = tree.min[kids[i]][r];
         sumMin = mins[i] > Long.MAX_VALUE - sumMin ? Long.MAX_VALUE : sumMin + mins[i];
@@ -123,7 +155,7 @@ final class RuntimeQuotaCalculator {
     boolean weightless = false;
     for (int i = 0; i < kids.length; i++) {
       int c = kids[i];
-      if (!tree.governs[c][r] || tree.outsideShare(c)) {
+      if (!tree.governs[c][r] || tree.outsideShare(c) || tree.rootsTree(c)) {
         continue;
       }
       // Capped at max so that a guaranteed amount above max cannot lift runtime over max.

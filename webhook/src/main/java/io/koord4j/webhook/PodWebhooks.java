@@ -1,25 +1,33 @@
 package io.koord4j.webhook;
 
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperations;
 import io.koord4j.api.WellKnown;
 import io.koord4j.webhook.admission.pod.GangLookup;
 import io.koord4j.webhook.admission.pod.PodGangMutator;
+import io.koord4j.webhook.admission.pod.PodQuotaTreeMutator;
+import io.koord4j.webhook.admission.pod.ProfileLookup;
+import io.koord4j.webhook.admission.quota.QuotaLookup;
 import io.koord4j.webhook.registration.MutatingEndpoint;
 import io.koord4j.webhook.registration.NamespacedRules;
 import java.util.List;
 
 /**
- * The webhooks of pods. Pod creation is never blocked by koord4j (failurePolicy Ignore): a pod
- * created while the webhook is down misses only the gang annotations, which the PodGroup label
- * already stands for.
+ * The webhooks of pods. Pod creation is never blocked by koord4j's absence (failurePolicy Ignore):
+ * a pod created while the webhook is down misses the gang annotations, which the PodGroup label
+ * already stands for, and the node affinity of its quota tree.
  *
  * <p>Selection: annotations cannot be selected, so the API server sends only pods with the label
  * {@code pod-group.scheduling.sigs.k8s.io}, which the manager puts on the pod templates of every
  * gang job when it resumes it (with the {@code koord-queue/related-queueunit} annotation). Pods of
- * single-pod jobs are no gang and are never sent.
+ * single-pod jobs are no gang and are never sent. Any pod may belong to a profile's quota tree (by
+ * its quota label or its namespace's quota), so the quota tree webhook sees every pod.
  */
 public final class PodWebhooks {
   private PodWebhooks() {}
+
+  private static final List<RuleWithOperations> POD_CREATIONS =
+      List.of(NamespacedRules.of("", "v1", "pods", "CREATE"));
 
   /** @param gangs the PodGroups the manager created for admitted jobs */
   public static List<MutatingEndpoint> mutating(GangLookup gangs) {
@@ -27,7 +35,7 @@ public final class PodWebhooks {
         new MutatingEndpoint(
             "gangs.pods.koord4j.io",
             "/mutate-pods-gangs",
-            List.of(NamespacedRules.of("", "v1", "pods", "CREATE")),
+            POD_CREATIONS,
             new PodGangMutator(gangs),
             new LabelSelectorBuilder()
                 .addNewMatchExpression()
@@ -36,5 +44,21 @@ public final class PodWebhooks {
                 .endMatchExpression()
                 .build(),
             "Ignore"));
+  }
+
+  /**
+   * Gives the pods of an ElasticQuotaProfile's quota tree required affinity to the profile's nodes.
+   *
+   * @param quotas the ElasticQuotas, whose tree ids and root quotas lead to the profile
+   * @param profiles the ElasticQuotaProfiles
+   */
+  public static MutatingEndpoint quotaTrees(QuotaLookup quotas, ProfileLookup profiles) {
+    return new MutatingEndpoint(
+        "quota-trees.pods.koord4j.io",
+        "/mutate-pods-quota-trees",
+        POD_CREATIONS,
+        new PodQuotaTreeMutator(quotas, profiles),
+        null,
+        "Ignore");
   }
 }

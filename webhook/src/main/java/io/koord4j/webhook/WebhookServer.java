@@ -67,9 +67,9 @@ public final class WebhookServer implements AutoCloseable {
   private ClientEndpoint endpoint;
 
   /**
-   * The server with every koord4j handler (jobs, quotas, queues, queue units, gang pods), looking
-   * queues, quotas and PodGroups up in its own {@link ClusterCache}, timing reviews in Micrometer's
-   * global registry.
+   * The server with every koord4j handler (jobs, quotas, queues, queue units, gang pods, pods of
+   * profile quota trees), looking queues, quotas, PodGroups and profiles up in its own {@link
+   * ClusterCache}, timing reviews in Micrometer's global registry.
    */
   public static WebhookServer withAllHandlers(KubernetesClient client, WebhookSettings settings) {
     return withAllHandlers(client, settings, Metrics.globalRegistry);
@@ -84,7 +84,11 @@ public final class WebhookServer implements AutoCloseable {
         settings,
         JobAdapters.builtIn(),
         cache.queues(),
-        concat(ResourceWebhooks.mutating(cache.quotas()), PodWebhooks.mutating(cache.gangs())),
+        concat(
+            ResourceWebhooks.mutating(cache.quotas()),
+            concat(
+                PodWebhooks.mutating(cache.gangs()),
+                List.of(PodWebhooks.quotaTrees(cache.quotas(), cache.profiles())))),
         ResourceWebhooks.validating(cache.quotas()),
         registry,
         cache);

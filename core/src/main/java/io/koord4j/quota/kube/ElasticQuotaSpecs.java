@@ -103,7 +103,22 @@ public final class ElasticQuotaSpecs {
         sharedWeight,
         guaranteed,
         !"false".equals(labels.get(WellKnown.QUOTA_ALLOW_LENT_RESOURCE)),
-        "true".equals(labels.get(WellKnown.QUOTA_IS_PARENT)));
+        "true".equals(labels.get(WellKnown.QUOTA_IS_PARENT)),
+        treeTotal(quota, labels));
+  }
+
+  /**
+   * What the quota's own tree shares, when it roots one (labels {@code is-root: "true"} and a
+   * {@code tree-id}): its {@code total-resource} annotation, nothing when that is absent or
+   * malformed, as in Koordinator. Null for every other quota.
+   */
+  private static ResourceVector treeTotal(ElasticQuota quota, Map<String, String> labels) {
+    String treeId = labels.get(WellKnown.QUOTA_TREE_ID);
+    if (!"true".equals(labels.get(WellKnown.QUOTA_IS_ROOT)) || treeId == null || treeId.isBlank()) {
+      return null;
+    }
+    ResourceVector total = lenientResourceList(quota, WellKnown.QUOTA_TOTAL_RESOURCE);
+    return total == null ? ResourceVector.EMPTY : total;
   }
 
   /** "" for the root: the tree takes "" and the root's name alike, and "" is its canonical form. */

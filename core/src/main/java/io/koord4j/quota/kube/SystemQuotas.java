@@ -24,7 +24,8 @@ public final class SystemQuotas {
   /** Koordinator's default {@code quotaGroupNamespace}. */
   public static final String NAMESPACE = "koordinator-system";
 
-  private static final String UNLIMITED = Long.toString(Long.MAX_VALUE / 5);
+  /** Koordinator's default max of an unlimited quota, as a quantity of any resource. */
+  public static final String UNLIMITED = Long.toString(Long.MAX_VALUE / 5);
   private static final String UNLIMITED_JSON =
       "{\"cpu\":\"" + UNLIMITED + "\",\"memory\":\"" + UNLIMITED + "\"}";
 

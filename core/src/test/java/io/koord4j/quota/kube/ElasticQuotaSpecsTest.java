@@ -117,6 +117,27 @@ class ElasticQuotaSpecsTest {
         Map.of("cpu", new Quantity("8")));
   }
 
+  @Test
+  void aProfilesRootQuotaRootsATreeSharingItsTotalResource() {
+    Map<String, String> rootLabels =
+        Map.of(
+            WellKnown.QUOTA_PARENT, WellKnown.ROOT_QUOTA,
+            WellKnown.QUOTA_IS_ROOT, "true",
+            WellKnown.QUOTA_TREE_ID, "42");
+    ElasticQuota root =
+        cpuQuota("pool-root", rootLabels, Map.of(WellKnown.QUOTA_TOTAL_RESOURCE, "{\"cpu\":\"6\"}"));
+    ElasticQuota withoutTotal = cpuQuota("pool-root", rootLabels, Map.of());
+    ElasticQuota child =
+        cpuQuota(
+            "team",
+            Map.of(WellKnown.QUOTA_PARENT, "pool-root", WellKnown.QUOTA_TREE_ID, "42"),
+            Map.of(WellKnown.QUOTA_TOTAL_RESOURCE, "{\"cpu\":\"6\"}"));
+
+    assertThat(ElasticQuotaSpecs.from(root).treeTotal()).isEqualTo(ResourceVector.of("cpu", 6000));
+    assertThat(ElasticQuotaSpecs.from(withoutTotal).treeTotal()).isEqualTo(ResourceVector.EMPTY);
+    assertThat(ElasticQuotaSpecs.from(child).treeTotal()).isNull();
+  }
+
   private static ElasticQuota quota(
       String name,
       Map<String, String> labels,

@@ -11,6 +11,7 @@ import io.koord4j.api.quota.ElasticQuotaProfileSpec;
 import io.koord4j.api.quota.ElasticQuotaSpec;
 import io.koord4j.manager.support.LabelSelectors;
 import io.koord4j.quantity.ResourceQuantities;
+import io.koord4j.quota.kube.SystemQuotas;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
@@ -24,8 +25,10 @@ import java.util.UUID;
  * The root quota an ElasticQuotaProfile keeps, as Koordinator's profile controller makes it: named
  * by the profile, in its namespace, a parent directly under {@code koordinator-root-quota} marked
  * as a tree's root with its profile and tree id, and sized by what the nodes its selector matches
- * hold, times the resource ratio. The size is its min and, since koord4j gives the tree's pods no
- * affinity to those nodes, also its max: the tree cannot borrow beyond them.
+ * hold, times the resource ratio. The size is its min and its {@code total-resource}, which the
+ * quota core splits among the tree alone (the default tree gets the cluster less it); its max is
+ * unlimited for every resource the nodes hold, as in Koordinator, since the tree's total already
+ * bounds it and the webhook keeps the tree's pods on those nodes.
  */
 final class QuotaProfileRoot {
   private QuotaProfileRoot() {}
@@ -59,9 +62,15 @@ final class QuotaProfileRoot {
         .build());
     ElasticQuotaSpec quotaSpec = new ElasticQuotaSpec();
     quotaSpec.setMin(size);
-    quotaSpec.setMax(size);
+    quotaSpec.setMax(unlimited(size.keySet()));
     root.setSpec(quotaSpec);
     return root;
+  }
+
+  private static Map<String, Quantity> unlimited(Collection<String> resources) {
+    Map<String, Quantity> max = new TreeMap<>();
+    resources.forEach(resource -> max.put(resource, new Quantity(SystemQuotas.UNLIMITED)));
+    return max;
   }
 
   /** Whether the quota as it is already carries every label, annotation and figure of the desired one. */

@@ -11,6 +11,7 @@ import io.koord4j.api.WellKnown;
 import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.api.quota.ElasticQuotaProfile;
 import io.koord4j.api.quota.ElasticQuotaProfileSpec;
+import io.koord4j.quota.kube.SystemQuotas;
 import io.koord4j.testing.LocalCluster;
 import io.koord4j.testing.PrivateKwokNode;
 import java.time.Duration;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.Test;
  */
 class QuotaProfileIT extends InProcessManagerBase {
   private static final Duration WAIT = Duration.ofMinutes(2);
-  private static final String ZONE_LABEL = "koord4j.io/profile-it-zone";
+  static final String ZONE_LABEL = "koord4j.io/profile-it-zone";
 
   @Test
   void theRootQuotaFollowsTheSelectedNodes() {
@@ -46,7 +47,7 @@ class QuotaProfileIT extends InProcessManagerBase {
           .containsEntry(WellKnown.QUOTA_PROFILE, zone)
           .containsEntry(ZONE_LABEL, zone)
           .containsKey(WellKnown.QUOTA_TREE_ID);
-      assertThat(created.getSpec().getMax()).containsEntry("cpu", new Quantity("8"));
+      assertThat(created.getSpec().getMax()).containsEntry("cpu", new Quantity(SystemQuotas.UNLIMITED));
 
       nodes.add(zoneNode(cluster.prefix + "-2", zone));
       awaitRootCpu(cluster.namespace, root, "12");
@@ -65,13 +66,13 @@ class QuotaProfileIT extends InProcessManagerBase {
   }
 
   /** A 8-CPU node in the zone; the profile takes half of what its nodes hold. */
-  private static PrivateKwokNode zoneNode(String name, String zone) {
+  static PrivateKwokNode zoneNode(String name, String zone) {
     PrivateKwokNode node = PrivateKwokNode.create(client, name, "8", "16Gi");
     LocalCluster.labelNode(client, node.name(), Map.of(ZONE_LABEL, zone));
     return node;
   }
 
-  private static ElasticQuotaProfile profile(String namespace, String zone, String rootQuota) {
+  static ElasticQuotaProfile profile(String namespace, String zone, String rootQuota) {
     ElasticQuotaProfile profile = new ElasticQuotaProfile();
     profile.getMetadata().setName(zone);
     profile.getMetadata().setNamespace(namespace);

@@ -12,6 +12,7 @@ import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.api.quota.ElasticQuotaProfile;
 import io.koord4j.api.quota.ElasticQuotaProfileSpec;
 import io.koord4j.manager.support.Json;
+import io.koord4j.quota.kube.SystemQuotas;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -30,7 +31,8 @@ class QuotaProfileRootTest {
     assertThat(root.getSpec().getMin()).isEqualTo(Map.of(
         "cpu", new Quantity("14400m"), "memory", new Quantity("30923764531"), // 0.9 of 32Gi, rounded down
         "pods", new Quantity("198")));
-    assertThat(root.getSpec().getMax()).isEqualTo(root.getSpec().getMin());
+    assertThat(root.getSpec().getMax()).containsOnlyKeys("cpu", "memory", "pods")
+        .containsEntry("cpu", new Quantity(SystemQuotas.UNLIMITED));
     assertThat(root.getMetadata().getLabels())
         .containsEntry("topology.kubernetes.io/zone", "zone-a")
         .containsEntry(WellKnown.QUOTA_IS_PARENT, "true")

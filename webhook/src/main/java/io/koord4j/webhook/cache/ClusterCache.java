@@ -6,8 +6,10 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.koord4j.api.gang.PodGroup;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.api.quota.ElasticQuotaProfile;
 import io.koord4j.webhook.admission.QueueLookup;
 import io.koord4j.webhook.admission.pod.GangLookup;
+import io.koord4j.webhook.admission.pod.ProfileLookup;
 import io.koord4j.webhook.admission.quota.QuotaLookup;
 import java.time.Duration;
 import java.util.List;
@@ -17,7 +19,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * What the webhook's handlers look up (Queues, ElasticQuotas, PodGroups), each listed once and
+ * What the webhook's handlers look up (Queues, ElasticQuotas, PodGroups, ElasticQuotaProfiles),
+ * each listed once and
  * then kept current by a watch, so that a review reads memory instead of asking the API server.
  * Every replica keeps its own: the webhook serves on every replica, while the manager's informers
  * run only on the leader.
@@ -30,6 +33,7 @@ public final class ClusterCache implements AutoCloseable {
   private final SharedIndexInformer<Queue> queueInformer;
   private final SharedIndexInformer<ElasticQuota> quotaInformer;
   private final SharedIndexInformer<PodGroup> gangInformer;
+  private final SharedIndexInformer<ElasticQuotaProfile> profileInformer;
   private final CachedQueues queues;
   private final CachedQuotas quotas;
   private final CachedGangs gangs;
@@ -39,6 +43,7 @@ public final class ClusterCache implements AutoCloseable {
     queueInformer = client.resources(Queue.class).inAnyNamespace().runnableInformer(0);
     quotaInformer = client.resources(ElasticQuota.class).inAnyNamespace().runnableInformer(0);
     gangInformer = client.resources(PodGroup.class).inAnyNamespace().runnableInformer(0);
+    profileInformer = client.resources(ElasticQuotaProfile.class).inAnyNamespace().runnableInformer(0);
     queues = new CachedQueues(queueInformer.getIndexer(), client);
     quotas = new CachedQuotas(quotaInformer.getStore(), client);
     gangs = new CachedGangs(gangInformer.getStore(), client);
@@ -83,13 +88,21 @@ public final class ClusterCache implements AutoCloseable {
     return gangs;
   }
 
+  /**
+   * The profiles as last seen. A profile is created long before pods use its tree (its root quota,
+   * which the tree's quotas hang under, is the manager's answer to it), so no miss is read again.
+   */
+  public ProfileLookup profiles() {
+    return profileInformer.getStore()::list;
+  }
+
   @Override
   public void close() {
     informers().forEach(SharedIndexInformer::stop);
   }
 
   private List<SharedIndexInformer<? extends HasMetadata>> informers() {
-    return List.of(queueInformer, quotaInformer, gangInformer);
+    return List.of(queueInformer, quotaInformer, gangInformer, profileInformer);
   }
 
   private static String unsynced(List<SharedIndexInformer<? extends HasMetadata>> informers) {

@@ -87,6 +87,25 @@ class ElasticQuotaPluginTest {
     assertThat(accounts.used("late").get("cpu")).isEqualTo(1000);
   }
 
+  @Test
+  void aPodOfAProfilesTreeFitsOnlyItsTreesTotal() {
+    ResourceVector unlimited = ResourceVector.of("cpu", Long.MAX_VALUE / 5);
+    accounts.setQuotas(
+        List.of(
+            QuotaSpec.group("pool-root", "", ResourceVector.of("cpu", 4000), unlimited)
+                .withTreeTotal(ResourceVector.of("cpu", 4000)),
+            QuotaSpec.leaf("pool-team", "pool-root", ResourceVector.of("cpu", 0), unlimited)),
+        Map.of());
+    Pod running = withLabels(boundTo(pod("running", "3", "1Gi"), "n"), Map.of(WellKnown.QUOTA_NAME, "pool-team"));
+    accounts.podSeen(running);
+    Pod next = withLabels(pod("next", "2", "1Gi"), Map.of(WellKnown.QUOTA_NAME, "pool-team"));
+
+    Status status = plugin.preFilter(new CycleState(), next);
+
+    assertThat(status.code()).isEqualTo(Status.Code.UNSCHEDULABLE);
+    assertThat(status.message()).isEqualTo("quota \"pool-team\" has 1 of cpu available, 2 requested");
+  }
+
   private static Pod inTeam(Pod pod) {
     return withLabels(pod, Map.of(WellKnown.QUOTA_NAME, "team"));
   }

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import io.koord4j.api.WellKnown;
-import io.koord4j.webhook.admission.AdmissionHandler;
 import io.koord4j.webhook.admission.AdmissionResponses;
 import io.koord4j.webhook.admission.Json;
 import java.util.List;
@@ -30,16 +29,11 @@ import java.util.stream.StreamSupport;
  * was not admitted as a gang, and the pod is left as it is. Only missing keys are added, so a pod
  * that already carries all three gets no patch.
  */
-public record PodGangMutator(GangLookup gangs) implements AdmissionHandler {
+public record PodGangMutator(GangLookup gangs) implements PodCreationHandler {
   private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};
 
   @Override
-  public AdmissionReview handle(AdmissionReview review) {
-    AdmissionRequest request = review.getRequest();
-    if (!"CREATE".equals(request.getOperation()) || request.getObject() == null) {
-      return AdmissionResponses.allow(request);
-    }
-    JsonNode pod = Json.MAPPER.valueToTree(request.getObject());
+  public AdmissionReview created(AdmissionRequest request, JsonNode pod) {
     Map<String, String> labels = strings(pod.path("metadata").path("labels"));
     Map<String, String> annotations = strings(pod.path("metadata").path("annotations"));
     if (labels.containsKey(WellKnown.POD_GROUP_LABEL)
