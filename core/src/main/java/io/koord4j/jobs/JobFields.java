@@ -134,8 +134,13 @@ final class JobFields {
 
   /** A pod set that must start whole, with the effective request of the template's pods. */
   static PodSetInfo podSet(String name, int count, PodTemplateSpec template, String templatePath) {
+    return podSet(name, count, count, template, templatePath);
+  }
+
+  /** A pod set of which {@code minCount} pods must start together. */
+  static PodSetInfo podSet(String name, int count, int minCount, PodTemplateSpec template, String templatePath) {
     PodSpec spec = template.getSpec();
-    return new PodSetInfo(name, count, count, template, PodRequests.of(spec, templatePath + ".spec"));
+    return new PodSetInfo(name, count, minCount, template, PodRequests.of(spec, templatePath + ".spec"));
   }
 
   /** The first priority class named by the pod sets' templates. */

@@ -38,6 +38,9 @@ import java.util.regex.Pattern;
  * {@code spec.memoryOverheadFactor} (default 0.1, or 0.4 for Python and R) of the memory in whole
  * MiB but at least 384 MiB, as Spark sizes the pod; plus {@code gpu.quantity} of {@code gpu.name}. Sidecars
  * and init containers count as in any pod.
+ *
+ * <p>The gang's minimum is the driver alone: the executors are created by the running driver, so a
+ * gang that waited for them would never start. The queue still charges every executor.
  */
 public final class SparkApplicationAdapter
     implements JobAdapter<SparkApplicationAdapter.SparkApplication> {
@@ -102,8 +105,8 @@ public final class SparkApplicationAdapter
     Map<String, Object> spec = JobFields.spec(app);
     Map<String, Object> executor = JobFields.requiredObject(spec, EXECUTOR, "spec");
     return List.of(
-        podSet(app, DRIVER, 1),
-        podSet(app, EXECUTOR, JobFields.count(executor, "instances", "spec.executor", null)));
+        podSet(app, DRIVER, 1, 1),
+        podSet(app, EXECUTOR, JobFields.count(executor, "instances", "spec.executor", null), 0));
   }
 
   @Override
@@ -126,7 +129,7 @@ public final class SparkApplicationAdapter
     };
   }
 
-  private PodSetInfo podSet(SparkApplication app, String role, int count) {
+  private PodSetInfo podSet(SparkApplication app, String role, int count, int minCount) {
     String path = "spec." + role;
     Map<String, Object> roleSpec = JobFields.requiredObject(JobFields.spec(app), role, "spec");
     PodTemplateSpec template = JobFields.podMetadataTemplate(roleSpec, path);
@@ -137,7 +140,7 @@ public final class SparkApplicationAdapter
     containers.addAll(containers(roleSpec, "sidecars", path));
     podSpec.setContainers(containers);
     podSpec.setInitContainers(containers(roleSpec, "initContainers", path));
-    return JobFields.podSet(role, count, template, path);
+    return JobFields.podSet(role, count, minCount, template, path);
   }
 
   private static Container sparkContainer(

@@ -21,6 +21,8 @@ class SparkApplicationAdapterTest {
 
     assertThat(podSets).extracting(PodSetInfo::name).containsExactly("driver", "executor");
     assertThat(podSets).extracting(PodSetInfo::count).containsExactly(1, 3);
+    // The running driver creates the executors: the gang's minimum is the driver alone.
+    assertThat(podSets).extracting(PodSetInfo::minCount).containsExactly(1, 0);
     // 512m of heap plus the 384 MiB minimum overhead, plus the sidecar.
     assertThat(podSets.get(0).perPodRequests())
         .containsEntry("cpu", new BigDecimal("1.1"))

@@ -13,7 +13,8 @@ import java.util.Map;
 
 /**
  * A job of more than one pod starts as a gang: a PodGroup named like the job whose minMember is
- * every pod, and pod templates that join it. Pure.
+ * the pods that must start together (every pod but those the job's own pods create later, such
+ * as a Spark driver's executors), and pod templates that join it. Pure.
  */
 public final class Gangs {
   /** Who applies PodGroups, so that the server keeps their spec as the manager's alone. */
@@ -23,6 +24,11 @@ public final class Gangs {
 
   public static int size(List<PodSetInfo> podSets) {
     return podSets.stream().mapToInt(PodSetInfo::count).sum();
+  }
+
+  /** How many of the job's pods must be placed together before any starts. */
+  public static int minMember(List<PodSetInfo> podSets) {
+    return podSets.stream().mapToInt(PodSetInfo::minCount).sum();
   }
 
   public static boolean needsPodGroup(List<PodSetInfo> podSets) {
@@ -38,7 +44,7 @@ public final class Gangs {
             .withOwnerReferences(QueueUnits.ownerReference(job))
             .build());
     PodGroupSpec spec = new PodGroupSpec();
-    spec.setMinMember(size(podSets));
+    spec.setMinMember(minMember(podSets));
     group.setSpec(spec);
     return group;
   }
@@ -57,12 +63,11 @@ public final class Gangs {
             .addToAnnotations(WellKnown.RELATED_QUEUEUNIT, job.getMetadata().getNamespace() + "/" + name)
             .endMetadata();
     if (needsPodGroup(podSets)) {
-      int minAvailable = podSets.stream().mapToInt(PodSetInfo::minCount).sum();
       builder
           .editMetadata()
           .addToLabels(WellKnown.POD_GROUP_LABEL, name)
           .addToAnnotations(WellKnown.GANG_NAME, name)
-          .addToAnnotations(WellKnown.GANG_MIN_AVAILABLE, Integer.toString(minAvailable))
+          .addToAnnotations(WellKnown.GANG_MIN_AVAILABLE, Integer.toString(minMember(podSets)))
           .addToAnnotations(WellKnown.GANG_TOTAL_NUMBER, Integer.toString(size(podSets)))
           .endMetadata();
     }

@@ -10,7 +10,10 @@ import io.koord4j.api.gang.PodGroup;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.jobs.BatchJobAdapter;
 import io.koord4j.jobs.GangShape;
+import io.koord4j.jobs.PodSetInfo;
 import io.koord4j.testing.TestJobs;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class QueueUnitsAndGangsTest {
@@ -55,6 +58,19 @@ class QueueUnitsAndGangsTest {
     assertThat(group.getMetadata().getName()).isEqualTo("train");
     assertThat(group.getSpec().getMinMember()).isEqualTo(4);
     assertThat(group.getMetadata().getOwnerReferences()).hasSize(1);
+  }
+
+  @Test
+  void aGangWaitsOnlyForThePodsThatMustStartTogether() {
+    Job job = job(3);
+    PodTemplateSpec template = job.getSpec().getTemplate();
+    List<PodSetInfo> podSets = List.of(
+        new PodSetInfo("driver", 1, 1, template, Map.of()), new PodSetInfo("executor", 2, 0, template, Map.of()));
+
+    assertThat(Gangs.podGroup(job, podSets).getSpec().getMinMember()).isEqualTo(1);
+    assertThat(Gangs.join(template, job, podSets).getMetadata().getAnnotations())
+        .containsEntry(WellKnown.GANG_MIN_AVAILABLE, "1")
+        .containsEntry(WellKnown.GANG_TOTAL_NUMBER, "3");
   }
 
   @Test
