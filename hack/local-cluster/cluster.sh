@@ -13,13 +13,14 @@ KWOK_VERSION=0.8.0
 HELM_VERSION=3.22.0
 KUEUE_VERSION=0.17.0
 # Job kinds koord4j queues: where their upstream CRDs come from (the module proxy lists none of
-# these modules' versions, but serves these pinned ones), and the operators that run here: KubeRay and
-# the Kubeflow training operator.
+# these modules' versions, but serves these pinned ones). All their operators run here.
 TRAINING_OPERATOR_VERSION=1.9.3
 MPI_OPERATOR_VERSION=0.8.0
 SPARK_OPERATOR_VERSION=2.5.0
 ARGO_WORKFLOWS_VERSION=3.5.13
 KUBERAY_VERSION=1.4.0
+# The Spark release of the Spark Operator's image: its spark-submit comes from PyPI's pyspark.
+SPARK_VERSION=4.0.1
 # The real node's runtime and pod network.
 CONTAINERD_VERSION=2.4.2
 CNI_PLUGINS_VERSION=1.10.0
@@ -48,6 +49,12 @@ RAY_OPERATOR_HEALTH_PORT=18083
 TRAINING_OPERATOR_METRICS_PORT=18084
 TRAINING_OPERATOR_HEALTH_PORT=18085
 TRAINING_OPERATOR_WEBHOOK_PORT=19445
+# The MPI Operator serves its health check on this port of every address; it has no flag to move it.
+MPI_OPERATOR_HEALTH_PORT=8080
+ARGO_CONTROLLER_METRICS_PORT=18086
+# Argo's workflow controller serves its health check on this port of every address, without a flag.
+ARGO_CONTROLLER_HEALTH_PORT=6060
+SPARK_OPERATOR_HEALTH_PORT=18087
 # The training operator serves its webhook with the certificate it finds here (in a pod, its Secret).
 TRAINING_OPERATOR_CERTS=/tmp/k8s-webhook-server/serving-certs
 KUEUE_METRICS_CERTS=/etc/kueue/metrics/certs
@@ -93,6 +100,9 @@ build_kubernetes() {
 }
 
 build_etcd() { (cd "$HERE/etcd" && go build -ldflags "-s -w" -o "$BIN/etcd" go.etcd.io/etcd/server/v3); }
+# Builds a tool of a wrapper module, for modules that the proxy does not list (go install pkg@version
+# then fails): build_tool <wrapper folder> <package> <binary>
+build_tool() { (cd "$HERE/$1" && go build -ldflags "-s -w" -o "$BIN/$3" "$2"); }
 go_install() { GOBIN=$BIN go install -ldflags "-s -w" "$1"; }
 
 cmd_build() {
@@ -368,7 +378,7 @@ stop() {
 stop_all() {
   local c
   node_down_quietly
-  for c in training-operator ray-operator kueue kwok kube-scheduler kube-controller-manager kube-apiserver etcd; do stop "$c"; done
+  for c in spark-operator workflow-controller mpi-operator training-operator ray-operator kueue kwok kube-scheduler kube-controller-manager kube-apiserver etcd; do stop "$c"; done
 }
 
 cmd_down() {
@@ -392,7 +402,7 @@ cmd_restart() {
 
 cmd_status() {
   local c state
-  for c in etcd kube-apiserver kube-controller-manager kube-scheduler kwok kueue ray-operator training-operator containerd kubelet; do
+  for c in etcd kube-apiserver kube-controller-manager kube-scheduler kwok kueue ray-operator training-operator mpi-operator workflow-controller spark-operator containerd kubelet; do
     if is_running "$c"; then state="running (pid $(pid_of "$c"), rss $(ps -o rss= -p "$(pid_of "$c")" | awk '{printf "%d MiB", $1/1024}'))"
     else state="stopped"; fi
     printf '%-24s %s\n' "$c" "$state"
@@ -563,14 +573,16 @@ cmd_kueue() {
 # The upstream CRD files of every job kind koord4j queues, from each project's Go module.
 # training-operator's own mpijobs CRD (kubeflow.org/v1) is left out: the MPI Operator's v2beta1
 # CRD has the same name. Argo's "full" CRDs are not structural (the API server refuses them), so
-# its "minimal" one is installed, as Argo's own manifests do.
+# its "minimal" ones are installed, as Argo's own manifests do: all of them, since its workflow
+# controller watches templates, task results and task sets too.
 job_crds() {
   local training
   training=$(module_dir "github.com/kubeflow/training-operator@v$TRAINING_OPERATOR_VERSION")/manifests/base/crds
   echo "$training/kubeflow.org_tfjobs.yaml" "$training/kubeflow.org_pytorchjobs.yaml"
   echo "$(module_dir "github.com/kubeflow/mpi-operator@v$MPI_OPERATOR_VERSION")/manifests/base/kubeflow.org_mpijobs.yaml"
-  echo "$(module_dir "github.com/kubeflow/spark-operator/v2@v$SPARK_OPERATOR_VERSION")/config/crd/bases/sparkoperator.k8s.io_sparkapplications.yaml"
-  echo "$(module_dir "github.com/argoproj/argo-workflows/v3@v$ARGO_WORKFLOWS_VERSION")/manifests/base/crds/minimal/argoproj.io_workflows.yaml"
+  # All of the Spark Operator's CRDs: its controller watches ScheduledSparkApplications and SparkConnects too.
+  echo "$(module_dir "github.com/kubeflow/spark-operator/v2@v$SPARK_OPERATOR_VERSION")"/config/crd/bases/sparkoperator.k8s.io_*.yaml
+  echo "$(module_dir "github.com/argoproj/argo-workflows/v3@v$ARGO_WORKFLOWS_VERSION")"/manifests/base/crds/minimal/argoproj.io_*.yaml
   local ray
   ray=$(module_dir "github.com/ray-project/kuberay/ray-operator@v$KUBERAY_VERSION")/config/crd/bases
   # RayServices are not queued, but KubeRay's operator stops when it cannot watch them.
@@ -643,9 +655,78 @@ start_ray_operator() {
   wait_healthy ray-operator "http://127.0.0.1:$RAY_OPERATOR_HEALTH_PORT/readyz" 90
 }
 
-# KubeRay's operator and Kubeflow's training operator run out of cluster; the pods they create are
-# placed by the scheduler their templates name (kube-scheduler by default) onto KWOK nodes, which
-# run them.
+# Without gang scheduling of its own (koord4j makes the gang) and without leader election's
+# namespace of its install (its Lease goes to kube-system).
+start_mpi_operator() {
+  build_one mpi-operator "$MPI_OPERATOR_VERSION" \
+    build_tool mpi-operator github.com/kubeflow/mpi-operator/cmd/mpi-operator mpi-operator
+  start mpi-operator env KUBECONFIG="$KUBECONFIG_FILE" "$BIN/mpi-operator" \
+    --lock-namespace kube-system --kube-api-qps 50 --kube-api-burst 100
+  wait_healthy mpi-operator "http://127.0.0.1:$MPI_OPERATOR_HEALTH_PORT/healthz" 90
+}
+
+# The workflow controller reads its configuration from this ConfigMap in its own namespace; its
+# metrics go to a local port instead of 9090.
+argo_controller_objects() {
+  cat <<EOF
+apiVersion: v1
+kind: Namespace
+metadata: {name: argo}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: workflow-controller-configmap, namespace: argo}
+data:
+  metricsConfig: |
+    enabled: true
+    port: $ARGO_CONTROLLER_METRICS_PORT
+    secure: false
+EOF
+}
+
+# One controller for workflows of every namespace, without leader election.
+start_argo_controller() {
+  build_one workflow-controller "$ARGO_WORKFLOWS_VERSION" \
+    build_tool argo-workflows github.com/argoproj/argo-workflows/v3/cmd/workflow-controller workflow-controller
+  argo_controller_objects | kubectl apply -f - >/dev/null
+  start workflow-controller env LEADER_ELECTION_DISABLE=true "$BIN/workflow-controller" \
+    --kubeconfig "$KUBECONFIG_FILE" --namespace argo \
+    --executor-image "quay.io/argoproj/argoexec:v$ARGO_WORKFLOWS_VERSION" --qps 50 --burst 100
+  wait_healthy workflow-controller "http://127.0.0.1:$ARGO_CONTROLLER_HEALTH_PORT/healthz" 90
+}
+
+# spark-submit and Spark's jars: the source archive of PyPI's pyspark holds a Spark distribution
+# under deps/.
+install_spark() {
+  local home=$CACHE/spark-$SPARK_VERSION tmp
+  [[ -x $home/bin/spark-submit ]] && return 0
+  command -v pip >/dev/null || die "pip is required to fetch spark-submit (pyspark $SPARK_VERSION)"
+  log "fetching spark-submit (pyspark $SPARK_VERSION, about 430 MB) ..."
+  tmp=$(mktemp -d)
+  pip download --quiet --no-deps -d "$tmp" "pyspark==$SPARK_VERSION"
+  tar xzf "$tmp/pyspark-$SPARK_VERSION.tar.gz" -C "$tmp" "pyspark-$SPARK_VERSION/deps"
+  mv "$tmp/pyspark-$SPARK_VERSION/deps" "$home"
+  rm -rf "$tmp"
+}
+
+# The controller without its webhook: pod fields reach the pods through the SparkApplication's pod
+# templates (spec.driver.template, spec.executor.template). It runs spark-submit, which creates the
+# driver pod against the API server the service variables name; the driver creates the executors
+# once it runs, which on a KWOK node it does not.
+start_spark_operator() {
+  build_one spark-operator "$SPARK_OPERATOR_VERSION" \
+    build_tool spark-operator github.com/kubeflow/spark-operator/v2/cmd/operator spark-operator
+  install_spark
+  start spark-operator env KUBECONFIG="$KUBECONFIG_FILE" SPARK_HOME="$CACHE/spark-$SPARK_VERSION" \
+    KUBERNETES_SERVICE_HOST=127.0.0.1 KUBERNETES_SERVICE_PORT="$APISERVER_PORT" \
+    "$BIN/spark-operator" controller start --controller-threads 4 --zap-encoder console \
+    --health-probe-bind-address "127.0.0.1:$SPARK_OPERATOR_HEALTH_PORT"
+  wait_healthy spark-operator "http://127.0.0.1:$SPARK_OPERATOR_HEALTH_PORT/readyz" 90
+}
+
+# KubeRay's operator, Kubeflow's training operator, the MPI Operator, Argo's workflow controller
+# and the Spark Operator run out of cluster; the pods they create are placed by the scheduler their
+# templates name (kube-scheduler by default) onto KWOK nodes, which run them.
 cmd_jobs() {
   case ${1:-} in
     up)
@@ -661,12 +742,18 @@ cmd_jobs() {
       done
       start_ray_operator
       start_training_operator
-      log "job CRDs installed; KubeRay operator $KUBERAY_VERSION and training operator $TRAINING_OPERATOR_VERSION up"
+      start_mpi_operator
+      start_argo_controller
+      start_spark_operator
+      log "job CRDs installed; KubeRay operator $KUBERAY_VERSION, training operator $TRAINING_OPERATOR_VERSION, MPI Operator $MPI_OPERATOR_VERSION, Argo workflow controller $ARGO_WORKFLOWS_VERSION and Spark Operator $SPARK_OPERATOR_VERSION up"
       ;;
     down)
+      stop spark-operator
+      stop workflow-controller
+      stop mpi-operator
       stop training-operator
       stop ray-operator
-      log "KubeRay and training operators down (job CRDs stay)"
+      log "job operators down (job CRDs stay)"
       ;;
     *) die "usage: cluster.sh jobs up|down" ;;
   esac

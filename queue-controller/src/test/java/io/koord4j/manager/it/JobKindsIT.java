@@ -25,37 +25,38 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Every job kind on the real CRDs: queued suspended, held while its quota is short, resumed when
- * the quota frees, and releasing it when it finishes or is deleted. KubeRay's and the Kubeflow
- * training operator run, so admitted Ray, TF and PyTorch jobs really get pods; every job is
- * finished by writing the status its operator writes when it succeeds.
+ * the quota frees, and releasing it when it finishes or is deleted. Every kind's operator runs
+ * (KubeRay's, the Kubeflow training operator, the MPI Operator, Argo's workflow controller, the
+ * Spark Operator), so admitted jobs really get pods; every job is finished by writing the status
+ * its operator writes when it succeeds.
  */
 class JobKindsIT extends InProcessManagerBase {
   private static final Duration WAIT = Duration.ofSeconds(60);
   /**
-   * Each kind as a job of 3 CPUs in all, and how its operator reports it finished. A kind whose
-   * operator runs here is created suspended, as the webhook stores it: created running, its
-   * operator would start pods before the queue holds it.
+   * Each kind as a job of 3 CPUs in all, and how its operator reports it finished. Every job is
+   * created suspended, as the webhook stores it: created running, its operator would start pods
+   * before the queue holds it.
    */
   enum Kind {
-    TFJOB(true, "kubeflow.org/v1", "TFJob", List.of("chief:1", "worker:2"), """
+    TFJOB("kubeflow.org/v1", "TFJob", List.of("chief:1", "worker:2"), """
         spec:
           tfReplicaSpecs:
             Worker: {replicas: 2, template: {spec: {containers: [{name: tensorflow, image: tf, resources: {requests: {cpu: "1"}}}]}}}
             Chief: {template: {spec: {containers: [{name: tensorflow, image: tf, resources: {limits: {cpu: "1"}}}]}}}
         """, Map.of("conditions", List.of(Map.of("type", "Succeeded", "status", "True")), "replicaStatuses", Map.of())),
-    PYTORCHJOB(true, "kubeflow.org/v1", "PyTorchJob", List.of("master:1", "worker:2"), """
+    PYTORCHJOB("kubeflow.org/v1", "PyTorchJob", List.of("master:1", "worker:2"), """
         spec:
           pytorchReplicaSpecs:
             Master: {replicas: 1, template: {spec: {containers: [{name: pytorch, image: pt, resources: {requests: {cpu: "1"}}}]}}}
             Worker: {replicas: 2, template: {spec: {containers: [{name: pytorch, image: pt, resources: {requests: {cpu: "1"}}}]}}}
         """, Map.of("conditions", List.of(Map.of("type", "Succeeded", "status", "True")), "replicaStatuses", Map.of())),
-    MPIJOB(false, "kubeflow.org/v2beta1", "MPIJob", List.of("launcher:1", "worker:2"), """
+    MPIJOB("kubeflow.org/v2beta1", "MPIJob", List.of("launcher:1", "worker:2"), """
         spec:
           mpiReplicaSpecs:
             Launcher: {replicas: 1, template: {spec: {containers: [{name: launcher, image: mpi, resources: {requests: {cpu: "1"}}}]}}}
             Worker: {replicas: 2, template: {spec: {containers: [{name: worker, image: mpi, resources: {requests: {cpu: "1"}}}]}}}
         """, Map.of("conditions", List.of(Map.of("type", "Succeeded", "status", "True")))),
-    SPARKAPPLICATION(false, "sparkoperator.k8s.io/v1beta2", "SparkApplication", List.of("driver:1", "executor:2"), """
+    SPARKAPPLICATION("sparkoperator.k8s.io/v1beta2", "SparkApplication", List.of("driver:1", "executor:2"), """
         spec:
           type: Scala
           mode: cluster
@@ -66,14 +67,14 @@ class JobKindsIT extends InProcessManagerBase {
           driver: {cores: 1, memory: 512m}
           executor: {instances: 2, cores: 1, memory: 512m}
         """, Map.of("applicationState", Map.of("state", "COMPLETED"), "driverInfo", Map.of())),
-    WORKFLOW(false, "argoproj.io/v1alpha1", "Workflow", List.of("default:1"), """
+    WORKFLOW("argoproj.io/v1alpha1", "Workflow", List.of("default:1"), """
         metadata:
           annotations: {koord-queue/min-resources: "cpu: 3"}
         spec:
           entrypoint: main
           templates: [{name: main, container: {image: busybox, command: ["true"]}}]
         """, Map.of("phase", "Succeeded")),
-    RAYJOB(true, "ray.io/v1", "RayJob", List.of("head:1", "workers:2"), """
+    RAYJOB("ray.io/v1", "RayJob", List.of("head:1", "workers:2"), """
         spec:
           entrypoint: python -c "print(1)"
           rayClusterSpec:
@@ -89,16 +90,13 @@ class JobKindsIT extends InProcessManagerBase {
                 template: {spec: {containers: [{name: ray-worker, image: "rayproject/ray:2.46.0", resources: {requests: {cpu: "1"}}}]}}
         """, Map.of("jobDeploymentStatus", "Complete", "jobStatus", "SUCCEEDED"));
 
-    final boolean operatorRuns;
     final String apiVersion;
     final String kind;
     final List<String> podSets;
     final String body;
     final Map<String, Object> finishedStatus;
 
-    Kind(boolean operatorRuns, String apiVersion, String kind, List<String> podSets, String body,
-        Map<String, Object> finishedStatus) {
-      this.operatorRuns = operatorRuns;
+    Kind(String apiVersion, String kind, List<String> podSets, String body, Map<String, Object> finishedStatus) {
       this.apiVersion = apiVersion;
       this.kind = kind;
       this.podSets = podSets;
@@ -113,7 +111,7 @@ class JobKindsIT extends InProcessManagerBase {
     try (TestCluster cluster = new TestCluster(client, "it-" + kind.name().toLowerCase())) {
       String top = cluster.quota("top", null, true, "4", "4");
       String leaf = cluster.quota("leaf", top, false, "4", "4");
-      GenericKubernetesResource first = create(cluster, kind, "first", leaf, kind.body, true);
+      GenericKubernetesResource first = create(cluster, kind, "first", leaf, kind.body);
       QueueUnit unit = await().atMost(WAIT).until(() -> cluster.unit("first"), u -> u != null);
       assertThat(unit.getSpec().getConsumerRef().getKind()).isEqualTo(kind.kind);
       assertThat(unit.getSpec().getPodSet())
@@ -122,7 +120,7 @@ class JobKindsIT extends InProcessManagerBase {
       assertThat(unit.getSpec().getResource()).containsEntry("cpu", new Quantity("3"));
       await().atMost(WAIT).until(() -> !isSuspended(kind, cluster, "first"));
 
-      create(cluster, kind, "second", leaf, kind.body, kind.operatorRuns);
+      create(cluster, kind, "second", leaf, kind.body);
       await().atMost(WAIT).until(() -> QueueUnitPhase.ENQUEUED.equals(cluster.phase("second")));
       assertThat(isSuspended(kind, cluster, "second")).isTrue();
       assertThat(cluster.quota(leaf).getStatus().getUsed()).containsEntry("cpu", new Quantity("3"));
@@ -156,7 +154,7 @@ class JobKindsIT extends InProcessManagerBase {
           spec:
             tfReplicaSpecs:
               Worker: {replicas: -2, template: {spec: {containers: [{name: tensorflow, image: tf, resources: {requests: {cpu: "1"}}}]}}}
-          """, true);
+          """);
       String expected = "spec.tfReplicaSpecs.Worker.replicas: -2 must not be negative";
 
       await().atMost(WAIT).untilAsserted(() -> assertThat(client.v1().events().inNamespace(cluster.namespace).list().getItems())
@@ -198,13 +196,13 @@ class JobKindsIT extends InProcessManagerBase {
                 rayStartParams: {}
                 template: {spec: {containers: [{name: ray-worker, image: "rayproject/ray:2.46.0", resources: {requests: {cpu: 500m}}}]}}
           """;
-      create(cluster, "ray.io/v1", "RayCluster", "first", leaf, body, true);
+      create(cluster, "ray.io/v1", "RayCluster", "first", leaf, body);
       await().atMost(WAIT).until(() -> cluster.unit("first"), u -> u != null);
       assertThat(cluster.unit("first").getSpec().getPodSet()).extracting(PodSet::getName, PodSet::getCount)
           .containsExactly(org.assertj.core.groups.Tuple.tuple("head", 1), org.assertj.core.groups.Tuple.tuple("workers", 2));
       await().atMost(Duration.ofSeconds(120)).until(() -> runningPods(cluster, "ray.io/cluster", "first") == 3);
 
-      create(cluster, "ray.io/v1", "RayCluster", "second", leaf, body, true);
+      create(cluster, "ray.io/v1", "RayCluster", "second", leaf, body);
       await().atMost(WAIT).until(() -> QueueUnitPhase.ENQUEUED.equals(cluster.phase("second")));
       assertThat(runningPods(cluster, "ray.io/cluster", "second")).isZero();
 
@@ -235,7 +233,7 @@ class JobKindsIT extends InProcessManagerBase {
                   maxReplicas: 2
                   rayStartParams: {}
                   template: {spec: {containers: [{name: ray-worker, image: "rayproject/ray:2.46.0", resources: {requests: {cpu: 500m}}}]}}
-          """, true);
+          """);
       QueueUnit unit = await().atMost(WAIT).until(() -> cluster.unit("job"), u -> u != null);
       assertThat(unit.getSpec().getResource()).containsEntry("cpu", new Quantity("1"));
 
@@ -252,17 +250,15 @@ class JobKindsIT extends InProcessManagerBase {
     }
   }
 
-  private GenericKubernetesResource create(
-      TestCluster cluster, Kind kind, String name, String quota, String body, boolean suspended) {
-    return create(cluster, kind.apiVersion, kind.kind, name, quota, body, suspended);
+  private GenericKubernetesResource create(TestCluster cluster, Kind kind, String name, String quota, String body) {
+    return create(cluster, kind.apiVersion, kind.kind, name, quota, body);
   }
 
-  /** A job of the kind, created suspended as the webhook stores it, else as its user wrote it. */
+  /** A job of the kind, created suspended as the webhook stores it. */
   private GenericKubernetesResource create(
-      TestCluster cluster, String apiVersion, String kind, String name, String quota, String body,
-      boolean suspended) {
+      TestCluster cluster, String apiVersion, String kind, String name, String quota, String body) {
     GenericKubernetesResource job = QueuedJobs.of(apiVersion, kind, name, cluster.namespace, quota, body);
-    return client.resource(suspended ? QueuedJobs.suspended(job) : job).create();
+    return client.resource(QueuedJobs.suspended(job)).create();
   }
 
   private boolean isSuspended(Kind kind, TestCluster cluster, String name) {
@@ -281,10 +277,16 @@ class JobKindsIT extends InProcessManagerBase {
     return status == null ? List.of() : (List<Map<String, Object>>) status.getOrDefault("conditions", List.of());
   }
 
-  /** What the kind's operator writes when the job succeeds (Argo has no status subresource). */
+  /**
+   * What the kind's operator writes when the job succeeds. Argo has no status subresource, and
+   * labels a workflow it finished so that its controller leaves it alone.
+   */
   private GenericKubernetesResource finish(Kind kind, TestCluster cluster, GenericKubernetesResource created) {
     UnaryOperator<GenericKubernetesResource> finished = job -> {
       job.getAdditionalProperties().put("status", kind.finishedStatus);
+      if (kind == Kind.WORKFLOW) {
+        job.getMetadata().getLabels().put("workflows.argoproj.io/completed", "true");
+      }
       return job;
     };
     var resource = client.genericKubernetesResources(kind.apiVersion, kind.kind)
