@@ -187,12 +187,14 @@ write_kubeconfig() { kubeconfig_for admin >"$KUBECONFIG_FILE"; }
 pid_of() { [[ -f $PIDS/$1.pid ]] && cat "$PIDS/$1.pid"; }
 is_running() { local pid; pid=$(pid_of "$1") && [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; }
 
-# Starts a detached process that outlives this script (and the Maven build that ran it).
+# Starts a detached process that outlives this script (and the Maven build that ran it), in the
+# cluster's state folder: not in the caller's, which may be a checkout removed while it runs (the
+# Spark Operator's spark-submit then fails to start).
 start() {
   local name=$1; shift
   if is_running "$name"; then return 0; fi
   mkdir -p "$LOGS" "$PIDS"
-  (close_inherited_fds; exec setsid nohup "$@") </dev/null >"$LOGS/$name.log" 2>&1 &
+  (close_inherited_fds; cd "$RUN"; exec setsid nohup "$@") </dev/null >"$LOGS/$name.log" 2>&1 &
   echo $! >"$PIDS/$name.pid"
 }
 
