@@ -19,6 +19,7 @@ import io.koord4j.api.queue.QueueUnitPhase;
 import io.koord4j.scheduler.KoordScheduler;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -343,8 +344,11 @@ class OperatorGangIT extends InProcessManagerBase {
       GenericKubernetesResource app = QueuedJobs.of(
           "sparkoperator.k8s.io/v1beta2", "SparkApplication", "spark-pi", cluster.namespace, leaf, SPARK_PI);
       for (String role : List.of("driver", "executor")) {
+        // Spark merges the template's first container with the one it builds: it needs one.
+        Map<String, Object> template = new HashMap<>(placementFields(pool));
+        template.put("containers", List.of(Map.of("name", "spark-kubernetes-" + role)));
         Map<String, Object> roleSpec = Serialization.jsonMapper().convertValue(spec(app).get(role), Map.class);
-        roleSpec.put("template", Map.of("spec", placementFields(pool)));
+        roleSpec.put("template", Map.of("spec", template));
         spec(app).put(role, roleSpec);
       }
       client.resource(QueuedJobs.suspended(app)).create();
