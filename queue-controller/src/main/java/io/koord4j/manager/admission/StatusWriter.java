@@ -197,9 +197,12 @@ public final class StatusWriter implements AutoCloseable {
   boolean isOwnWrite(QueueUnit held, QueueUnit seen) {
     String id = UnitSpecs.id(seen);
     QueueUnit ours = stored.get(id);
-    if (ours != null && version(ours) == version(seen)) {
+    // The loop holds this version or a newer one from now on.
+    if (ours != null && version(ours) <= version(seen)) {
       stored.remove(id, ours);
-      return true;
+      if (version(ours) == version(seen)) {
+        return true;
+      }
     }
     InFlight sending = inFlight;
     boolean echo = held != null

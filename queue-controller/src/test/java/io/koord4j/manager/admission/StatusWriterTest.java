@@ -204,6 +204,20 @@ class StatusWriterTest {
   }
 
   @Test
+  void aLaterChangeByOthersIsNotOursAndReplacesWhatTheWriterStored() {
+    StatusWriter writer = writer(WriteRate.DEFAULTS);
+    QueueUnit held = unit("a", 5);
+    writer.status(held, saying("waits"));
+    writer.writeDue();
+
+    QueueUnit changedByOthers = Json.copy(writer.latest(held));
+    changedByOthers.getMetadata().setResourceVersion("7");
+
+    assertThat(writer.isOwnWrite(held, changedByOthers)).isFalse();
+    assertThat(writer.latest(held)).as("the loop holds version 7 now").isSameAs(held);
+  }
+
+  @Test
   void theEventOfAWriteUnderWayIsOursOnlyIfItChangedNothingButTheStatus() {
     StatusWriter writer = writer(WriteRate.DEFAULTS);
     QueueUnit held = unit("a", 5);
