@@ -2,15 +2,10 @@ package io.koord4j.jobs;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.fabric8.kubernetes.model.annotation.Group;
-import io.fabric8.kubernetes.model.annotation.Kind;
-import io.fabric8.kubernetes.model.annotation.Version;
 import io.koord4j.quantity.ResourceQuantities;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -39,8 +34,7 @@ import java.util.regex.Pattern;
  * MiB but at least 384 MiB, as Spark sizes the pod; plus {@code gpu.quantity} of {@code gpu.name}. Sidecars
  * and init containers count as in any pod.
  */
-public final class SparkApplicationAdapter
-    implements JobAdapter<SparkApplicationAdapter.SparkApplication> {
+public final class SparkApplicationAdapter implements JobAdapter<SparkApplication> {
 
   /** The hold annotation of operators whose CRD has no {@code spec.suspend}. */
   public static final String SUSPEND_ANNOTATION = "scheduling.x-k8s.io/suspend";
@@ -51,13 +45,6 @@ public final class SparkApplicationAdapter
   private static final BigDecimal MIN_OVERHEAD = BigDecimal.valueOf(384 * MIB);
   /** Spark's memory strings: a whole number with an optional binary unit; MiB without one. */
   private static final Pattern SPARK_MEMORY = Pattern.compile("(\\d+)\\s*([kmgtp]?)b?", Pattern.CASE_INSENSITIVE);
-
-  /** A SparkApplication as a generic resource, typed only so that it can be watched by kind. */
-  @Group("sparkoperator.k8s.io")
-  @Version("v1beta2")
-  @Kind("SparkApplication")
-  public static final class SparkApplication extends GenericKubernetesResource
-      implements Namespaced {}
 
   @Override
   public Class<SparkApplication> type() {
