@@ -32,8 +32,9 @@ import org.slf4j.LoggerFactory;
  * and the {@code slo-controller-config} ConfigMap, writes {@code kubernetes.io/batch-cpu} and
  * {@code batch-memory} into the node's capacity and allocatable, less what third parties (YARN)
  * use, and removes them when colocation is off or the NodeMetric is stale. The room third parties
- * reserve beyond their use stays in the allocatable; koord-scheduler keeps batch pods out of it. It reads every kind
- * through the process's shared informers, so Nodes and Pods are not watched a second time.
+ * reserve beyond their use stays in the allocatable; koord-scheduler keeps batch pods out of it. It
+ * reads every kind through the process's shared informers, so Nodes and Pods are not watched a
+ * second time.
  */
 public final class BatchResourceReconciler implements AutoCloseable {
   public static final String NAME = "batchresources";
@@ -131,7 +132,7 @@ public final class BatchResourceReconciler implements AutoCloseable {
         BatchResourceInputs.podUsages(metric.get()));
     CpuMemory thirdParty = BatchResourceCalculator.thirdPartyUse(name, node.getMetadata().getAnnotations());
     CpuMemory kube = batch.amount().minus(thirdParty).atLeastZero();
-    // What a third party holds is never hidden by the diff threshold: Kubernetes would book it twice.
+    // What a third party uses is never hidden by the diff threshold: Kubernetes would book it twice.
     // Nor is a move of the origin while third parties hold all of it: they size themselves by it.
     if (needsWrite(node, kube, strategy, now)
         || !thirdParty.equals(thirdPartyWritten.get(name))
