@@ -99,6 +99,25 @@ public final class BatchJobAdapter implements JobAdapter<Job> {
         : JobPhase.PENDING;
   }
 
+  /** The job controller sets {@code status.startTime} in the sync that creates the pods. */
+  @Override
+  public boolean resumptionSeen(Job job) {
+    return job.getStatus() != null && job.getStatus().getStartTime() != null;
+  }
+
+  /**
+   * The job controller clears {@code status.startTime} in the sync that deletes the pods of a
+   * suspended job; {@code active} leaves out pods still terminating, {@code terminating} counts
+   * them.
+   */
+  @Override
+  public boolean hasStopped(Job job) {
+    JobStatus status = job.getStatus();
+    return status(job) == JobPhase.PENDING
+        && (status == null
+            || status.getStartTime() == null && (status.getTerminating() == null || status.getTerminating() == 0));
+  }
+
   private static boolean hasTrueCondition(JobStatus status, String type) {
     List<JobCondition> conditions = status.getConditions();
     return conditions != null

@@ -31,6 +31,30 @@ class BatchJobAdapterTest {
     assertThat(adapter.withTemplatesMutable(Fixtures.job("plain"))).isEmpty();
   }
 
+  /**
+   * The job controller sets startTime in the sync that creates the pods and clears it in the sync
+   * that deletes them once suspended: until then, a suspension may still meet pods created late.
+   */
+  @Test
+  void aJobStopsOnlyOnceItsControllerHasActedOnTheSuspensionAndItsPodsAreGone() {
+    Job resumedNotYetSeen = new JobBuilder(Fixtures.job("plain")).editSpec().withSuspend(false).endSpec()
+        .withNewStatus().endStatus().build();
+    Job seenRunning = new JobBuilder(resumedNotYetSeen).editStatus()
+        .withStartTime("2026-01-01T00:00:00Z").withActive(2).endStatus().build();
+    Job suspendedNotYetSeen = new JobBuilder(seenRunning).editSpec().withSuspend(true).endSpec()
+        .editStatus().withActive(0).endStatus().build();
+    Job suspendedPodsTerminating = new JobBuilder(suspendedNotYetSeen).editStatus()
+        .withStartTime(null).withTerminating(2).endStatus().build();
+    Job stopped = new JobBuilder(suspendedPodsTerminating).editStatus().withTerminating(0).endStatus().build();
+
+    assertThat(adapter.resumptionSeen(resumedNotYetSeen)).isFalse();
+    assertThat(adapter.resumptionSeen(seenRunning)).isTrue();
+    assertThat(adapter.hasStopped(suspendedNotYetSeen)).isFalse();
+    assertThat(adapter.hasStopped(suspendedPodsTerminating)).isFalse();
+    assertThat(adapter.hasStopped(stopped)).isTrue();
+    assertThat(adapter.hasStopped(Fixtures.job("plain"))).as("never started").isTrue();
+  }
+
   @Test
   void runsParallelismPodsAsOneWholeGang() {
     PodSetInfo podSet = onlyPodSet(Fixtures.job("parallel"));
