@@ -99,23 +99,29 @@ public final class BatchJobAdapter implements JobAdapter<Job> {
         : JobPhase.PENDING;
   }
 
-  /** The job controller sets {@code status.startTime} in the sync that creates the pods. */
+  /**
+   * The job controller sets {@code status.startTime} in the sync that creates the pods of a
+   * resumed job (the manager clears it before each resumption), and with it the {@code Suspended}
+   * condition to False, or leaves it out.
+   */
   @Override
   public boolean resumptionSeen(Job job) {
     return job.getStatus() != null && job.getStatus().getStartTime() != null;
   }
 
   /**
-   * The job controller clears {@code status.startTime} in the sync that deletes the pods of a
-   * suspended job; {@code active} leaves out pods still terminating, {@code terminating} counts
-   * them.
+   * Suspended after its resumption was seen, the job reads {@code Suspended} True only once the job
+   * controller has synced it suspended: deleted its pods, and reported them in {@code active}
+   * (which leaves out pods still terminating) and {@code terminating}. A job never started carries
+   * the condition from its first sync on.
    */
   @Override
   public boolean hasStopped(Job job) {
     JobStatus status = job.getStatus();
     return status(job) == JobPhase.PENDING
-        && (status == null
-            || status.getStartTime() == null && (status.getTerminating() == null || status.getTerminating() == 0));
+        && status != null
+        && hasTrueCondition(status, "Suspended")
+        && (status.getTerminating() == null || status.getTerminating() == 0);
   }
 
   private static boolean hasTrueCondition(JobStatus status, String type) {

@@ -32,27 +32,31 @@ class BatchJobAdapterTest {
   }
 
   /**
-   * The job controller sets startTime in the sync that creates the pods and clears it in the sync
-   * that deletes them once suspended: until then, a suspension may still meet pods created late.
+   * The job controller sets startTime in the sync that creates the pods, and the Suspended
+   * condition in the sync that deletes them once suspended: until then, a suspension may still
+   * meet pods created late.
    */
   @Test
   void aJobStopsOnlyOnceItsControllerHasActedOnTheSuspensionAndItsPodsAreGone() {
     Job resumedNotYetSeen = new JobBuilder(Fixtures.job("plain")).editSpec().withSuspend(false).endSpec()
         .withNewStatus().endStatus().build();
     Job seenRunning = new JobBuilder(resumedNotYetSeen).editStatus()
-        .withStartTime("2026-01-01T00:00:00Z").withActive(2).endStatus().build();
+        .withStartTime("2026-01-01T00:00:00Z").withActive(2)
+        .addNewCondition().withType("Suspended").withStatus("False").endCondition().endStatus().build();
     Job suspendedNotYetSeen = new JobBuilder(seenRunning).editSpec().withSuspend(true).endSpec()
         .editStatus().withActive(0).endStatus().build();
     Job suspendedPodsTerminating = new JobBuilder(suspendedNotYetSeen).editStatus()
-        .withStartTime(null).withTerminating(2).endStatus().build();
+        .withConditions().addNewCondition().withType("Suspended").withStatus("True").endCondition()
+        .withTerminating(2).endStatus().build();
     Job stopped = new JobBuilder(suspendedPodsTerminating).editStatus().withTerminating(0).endStatus().build();
+    Job neverSynced = new JobBuilder(Fixtures.job("plain")).withNewStatus().endStatus().build();
 
     assertThat(adapter.resumptionSeen(resumedNotYetSeen)).isFalse();
     assertThat(adapter.resumptionSeen(seenRunning)).isTrue();
     assertThat(adapter.hasStopped(suspendedNotYetSeen)).isFalse();
     assertThat(adapter.hasStopped(suspendedPodsTerminating)).isFalse();
     assertThat(adapter.hasStopped(stopped)).isTrue();
-    assertThat(adapter.hasStopped(Fixtures.job("plain"))).as("never started").isTrue();
+    assertThat(adapter.hasStopped(neverSynced)).as("not yet seen suspended by its controller").isFalse();
   }
 
   @Test
