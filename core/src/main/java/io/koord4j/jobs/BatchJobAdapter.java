@@ -111,17 +111,13 @@ public final class BatchJobAdapter implements JobAdapter<Job> {
 
   /**
    * Suspended after its resumption was seen, the job reads {@code Suspended} True only once the job
-   * controller has synced it suspended: deleted its pods, and reported them in {@code active}
-   * (which leaves out pods still terminating) and {@code terminating}. A job never started carries
-   * the condition from its first sync on.
+   * controller has synced it suspended: deleted its pods and left them out of {@code active}. A job
+   * never started carries the condition from its first sync on. Pods still terminating keep their
+   * quota through the admission loop, which counts every live pod of a unit.
    */
   @Override
   public boolean hasStopped(Job job) {
-    JobStatus status = job.getStatus();
-    return status(job) == JobPhase.PENDING
-        && status != null
-        && hasTrueCondition(status, "Suspended")
-        && (status.getTerminating() == null || status.getTerminating() == 0);
+    return status(job) == JobPhase.PENDING && job.getStatus() != null && hasTrueCondition(job.getStatus(), "Suspended");
   }
 
   private static boolean hasTrueCondition(JobStatus status, String type) {

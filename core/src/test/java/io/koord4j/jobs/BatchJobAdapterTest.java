@@ -37,7 +37,7 @@ class BatchJobAdapterTest {
    * meet pods created late.
    */
   @Test
-  void aJobStopsOnlyOnceItsControllerHasActedOnTheSuspensionAndItsPodsAreGone() {
+  void aJobStopsOnlyOnceItsControllerHasActedOnTheSuspension() {
     Job resumedNotYetSeen = new JobBuilder(Fixtures.job("plain")).editSpec().withSuspend(false).endSpec()
         .withNewStatus().endStatus().build();
     Job seenRunning = new JobBuilder(resumedNotYetSeen).editStatus()
@@ -45,16 +45,13 @@ class BatchJobAdapterTest {
         .addNewCondition().withType("Suspended").withStatus("False").endCondition().endStatus().build();
     Job suspendedNotYetSeen = new JobBuilder(seenRunning).editSpec().withSuspend(true).endSpec()
         .editStatus().withActive(0).endStatus().build();
-    Job suspendedPodsTerminating = new JobBuilder(suspendedNotYetSeen).editStatus()
-        .withConditions().addNewCondition().withType("Suspended").withStatus("True").endCondition()
-        .withTerminating(2).endStatus().build();
-    Job stopped = new JobBuilder(suspendedPodsTerminating).editStatus().withTerminating(0).endStatus().build();
+    Job stopped = new JobBuilder(suspendedNotYetSeen).editStatus()
+        .withConditions().addNewCondition().withType("Suspended").withStatus("True").endCondition().endStatus().build();
     Job neverSynced = new JobBuilder(Fixtures.job("plain")).withNewStatus().endStatus().build();
 
     assertThat(adapter.resumptionSeen(resumedNotYetSeen)).isFalse();
     assertThat(adapter.resumptionSeen(seenRunning)).isTrue();
     assertThat(adapter.hasStopped(suspendedNotYetSeen)).isFalse();
-    assertThat(adapter.hasStopped(suspendedPodsTerminating)).isFalse();
     assertThat(adapter.hasStopped(stopped)).isTrue();
     assertThat(adapter.hasStopped(neverSynced)).as("not yet seen suspended by its controller").isFalse();
   }
