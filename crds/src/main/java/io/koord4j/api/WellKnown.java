@@ -44,6 +44,11 @@ public final class WellKnown {
   public static final String JOB_HAS_ENQUEUED = KOORD_QUEUE_PREFIX + "job-has-enqueued";
   public static final String RELATED_QUEUEUNIT = KOORD_QUEUE_PREFIX + "related-queueunit";
   public static final String RELATED_PODSET_NAME = KOORD_QUEUE_PREFIX + "related-podset-name";
+  /**
+   * On the pods of a resumed job: the quota its unit was admitted to, so that pods whose unit is
+   * gone (deleted while no manager ran) stay charged to it until they stop (koord4j's own key).
+   */
+  public static final String UNIT_QUOTA = "koord4j.io/unit-quota";
 
   // Elastic quota tree.
   public static final String QUOTA_NAME = QUOTA_PREFIX + "name";

@@ -281,8 +281,12 @@ public final class AdmissionLoop implements AutoCloseable {
       }
       return;
     }
+    boolean known = holdsItsPods(id);
     units.put(id, unit);
     deletedHolding.remove(id);
+    if (!known) {
+      chargePodsAgain(id);
+    }
     feed(unit);
     passSoon();
   }
@@ -299,8 +303,22 @@ public final class AdmissionLoop implements AutoCloseable {
       core.holdUntilReleased(id, clock.instant());
     } else {
       core.removeUnit(id);
+      chargePodsAgain(id);
     }
     passSoon();
+  }
+
+  /**
+   * The unit came or went: its pods are charged by it or, without it, each to the quota the unit
+   * was admitted to.
+   */
+  private void chargePodsAgain(String unitId) {
+    pods.podsOf(unitId).forEach(this::onPod);
+  }
+
+  /** Whether a unit the loop knows holds the quota of its pods (see {@link PodCharges}). */
+  private boolean holdsItsPods(String unitId) {
+    return units.containsKey(unitId) || deletedHolding.containsKey(unitId);
   }
 
   /** The last pod of a unit stopped, or its first appeared: the unit's charge may change. */
@@ -382,7 +400,7 @@ public final class AdmissionLoop implements AutoCloseable {
   private void onPod(Pod pod) {
     unitPodsChanged(pods.update(pod));
     String uid = pod.getMetadata().getUid();
-    Optional<ChargedPod> charge = PodCharges.of(pod, quotas);
+    Optional<ChargedPod> charge = PodCharges.of(pod, quotas, this::holdsItsPods);
     boolean changed;
     if (charge.isPresent()) {
       chargedPods.put(uid, pod);
