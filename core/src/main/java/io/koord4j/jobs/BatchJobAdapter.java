@@ -99,6 +99,27 @@ public final class BatchJobAdapter implements JobAdapter<Job> {
         : JobPhase.PENDING;
   }
 
+  /**
+   * The job controller sets {@code status.startTime} in the sync that creates the pods of a
+   * resumed job (the manager clears it before each resumption), and with it the {@code Suspended}
+   * condition to False, or leaves it out.
+   */
+  @Override
+  public boolean resumptionSeen(Job job) {
+    return job.getStatus() != null && job.getStatus().getStartTime() != null;
+  }
+
+  /**
+   * Suspended after its resumption was seen, the job reads {@code Suspended} True only once the job
+   * controller has synced it suspended: deleted its pods and left them out of {@code active}. A job
+   * never started carries the condition from its first sync on. Pods still terminating keep their
+   * quota through the admission loop, which counts every live pod of a unit.
+   */
+  @Override
+  public boolean hasStopped(Job job) {
+    return status(job) == JobPhase.PENDING && job.getStatus() != null && hasTrueCondition(job.getStatus(), "Suspended");
+  }
+
   private static boolean hasTrueCondition(JobStatus status, String type) {
     List<JobCondition> conditions = status.getConditions();
     return conditions != null

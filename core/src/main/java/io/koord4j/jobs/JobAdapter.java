@@ -122,4 +122,22 @@ public interface JobAdapter<T extends HasMetadata> {
 
   /** Where the job is in its life. */
   JobPhase status(T job);
+
+  /**
+   * Whether the job's controller has acted on its resumption (created its pods, or is past
+   * creating them), so that a suspension written now is the next thing it acts on. A job
+   * suspended before its controller saw it resumed could still get pods from that stale view
+   * after its quota was released. By default the kind's status tells nothing more, and true.
+   */
+  default boolean resumptionSeen(T job) {
+    return true;
+  }
+
+  /**
+   * Whether a suspended job has stopped: its controller has acted on the suspension and no pod of
+   * it runs or terminates, so its quota may go to another unit.
+   */
+  default boolean hasStopped(T job) {
+    return status(job) == JobPhase.PENDING;
+  }
 }

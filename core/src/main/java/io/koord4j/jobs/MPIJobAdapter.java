@@ -1,20 +1,9 @@
 package io.koord4j.jobs;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.Namespaced;
-import io.fabric8.kubernetes.model.annotation.Group;
-import io.fabric8.kubernetes.model.annotation.Kind;
-import io.fabric8.kubernetes.model.annotation.Version;
 import java.util.List;
 
 /** The MPI Operator's v2beta1 MPIJob: pod sets launcher and worker from {@code mpiReplicaSpecs}. */
-public final class MPIJobAdapter extends KubeflowJobAdapter<MPIJobAdapter.MPIJob> {
-
-  /** An MPIJob as a generic resource, typed only so that it can be watched by kind. */
-  @Group("kubeflow.org")
-  @Version("v2beta1")
-  @Kind("MPIJob")
-  public static final class MPIJob extends GenericKubernetesResource implements Namespaced {}
+public final class MPIJobAdapter extends KubeflowJobAdapter<MPIJob> {
 
   public MPIJobAdapter() {
     super(MPIJob.class, "mpiReplicaSpecs", List.of("Launcher", "Worker"));

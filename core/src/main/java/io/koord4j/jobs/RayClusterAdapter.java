@@ -1,12 +1,8 @@
 package io.koord4j.jobs;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
-import io.fabric8.kubernetes.model.annotation.Group;
-import io.fabric8.kubernetes.model.annotation.Kind;
-import io.fabric8.kubernetes.model.annotation.Version;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
@@ -17,13 +13,9 @@ import java.util.function.UnaryOperator;
  * <p>A cluster created by a RayJob (owned by it) is skipped: the RayJob is queued as a whole, and
  * its cluster carries the RayJob's labels, queue label included.
  */
-public final class RayClusterAdapter implements SuspendedInSpec<RayClusterAdapter.RayCluster> {
+public final class RayClusterAdapter implements SuspendedInSpec<RayCluster> {
 
-  /** A RayCluster as a generic resource, typed only so that it can be watched by kind. */
-  @Group("ray.io")
-  @Version("v1")
-  @Kind("RayCluster")
-  public static final class RayCluster extends GenericKubernetesResource implements Namespaced {}
+  private static final String RAY_JOB = HasMetadata.getKind(RayJob.class);
 
   @Override
   public Class<RayCluster> type() {
@@ -34,7 +26,7 @@ public final class RayClusterAdapter implements SuspendedInSpec<RayClusterAdapte
   public boolean isSkipped(RayCluster cluster) {
     List<OwnerReference> owners = cluster.getMetadata().getOwnerReferences();
     boolean ownedByRayJob =
-        owners != null && owners.stream().anyMatch(owner -> RayJobAdapter.KIND.equals(owner.getKind()));
+        owners != null && owners.stream().anyMatch(owner -> RAY_JOB.equals(owner.getKind()));
     return ownedByRayJob || SuspendedInSpec.super.isSkipped(cluster);
   }
 

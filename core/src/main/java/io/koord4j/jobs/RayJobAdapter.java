@@ -1,11 +1,6 @@
 package io.koord4j.jobs;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
-import io.fabric8.kubernetes.model.annotation.Group;
-import io.fabric8.kubernetes.model.annotation.Kind;
-import io.fabric8.kubernetes.model.annotation.Version;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -18,16 +13,9 @@ import java.util.function.UnaryOperator;
  * <p>Finished when {@code status.jobDeploymentStatus} is Complete (succeeded if
  * {@code status.jobStatus} is SUCCEEDED) or Failed.
  */
-public final class RayJobAdapter implements SuspendedInSpec<RayJobAdapter.RayJob> {
+public final class RayJobAdapter implements SuspendedInSpec<RayJob> {
 
-  static final String KIND = "RayJob";
   private static final String CLUSTER_SPEC_PATH = "spec.rayClusterSpec";
-
-  /** A RayJob as a generic resource, typed only so that it can be watched by kind. */
-  @Group("ray.io")
-  @Version("v1")
-  @Kind(KIND)
-  public static final class RayJob extends GenericKubernetesResource implements Namespaced {}
 
   @Override
   public Class<RayJob> type() {

@@ -2,15 +2,10 @@ package io.koord4j.jobs;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.fabric8.kubernetes.model.annotation.Group;
-import io.fabric8.kubernetes.model.annotation.Kind;
-import io.fabric8.kubernetes.model.annotation.Version;
 import io.koord4j.quantity.ResourceQuantities;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -42,8 +37,7 @@ import java.util.regex.Pattern;
  * <p>The gang's minimum is the driver alone: the executors are created by the running driver, so a
  * gang that waited for them would never start. The queue still charges every executor.
  */
-public final class SparkApplicationAdapter
-    implements JobAdapter<SparkApplicationAdapter.SparkApplication> {
+public final class SparkApplicationAdapter implements JobAdapter<SparkApplication> {
 
   /** The hold annotation of operators whose CRD has no {@code spec.suspend}. */
   public static final String SUSPEND_ANNOTATION = "scheduling.x-k8s.io/suspend";
@@ -54,13 +48,6 @@ public final class SparkApplicationAdapter
   private static final BigDecimal MIN_OVERHEAD = BigDecimal.valueOf(384 * MIB);
   /** Spark's memory strings: a whole number with an optional binary unit; MiB without one. */
   private static final Pattern SPARK_MEMORY = Pattern.compile("(\\d+)\\s*([kmgtp]?)b?", Pattern.CASE_INSENSITIVE);
-
-  /** A SparkApplication as a generic resource, typed only so that it can be watched by kind. */
-  @Group("sparkoperator.k8s.io")
-  @Version("v1beta2")
-  @Kind("SparkApplication")
-  public static final class SparkApplication extends GenericKubernetesResource
-      implements Namespaced {}
 
   @Override
   public Class<SparkApplication> type() {

@@ -1,14 +1,9 @@
 package io.koord4j.jobs;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.fabric8.kubernetes.model.annotation.Group;
-import io.fabric8.kubernetes.model.annotation.Kind;
-import io.fabric8.kubernetes.model.annotation.Version;
 import io.koord4j.api.WellKnown;
 import io.koord4j.quantity.ResourceQuantities;
 import java.math.BigDecimal;
@@ -26,17 +21,11 @@ import java.util.function.UnaryOperator;
  *
  * <p>Argo puts {@code spec.podMetadata} on every pod of the workflow; that is its pod template.
  */
-public final class WorkflowAdapter implements SuspendedInSpec<WorkflowAdapter.Workflow> {
+public final class WorkflowAdapter implements SuspendedInSpec<Workflow> {
 
   static final String POD_SET_NAME = "default";
   private static final String MIN_RESOURCES_PATH =
       "metadata.annotations[" + WellKnown.MIN_RESOURCES + "]";
-
-  /** A Workflow as a generic resource, typed only so that it can be watched by kind. */
-  @Group("argoproj.io")
-  @Version("v1alpha1")
-  @Kind("Workflow")
-  public static final class Workflow extends GenericKubernetesResource implements Namespaced {}
 
   @Override
   public Class<Workflow> type() {

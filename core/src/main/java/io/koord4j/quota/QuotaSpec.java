@@ -39,28 +39,15 @@ public record QuotaSpec(
     guaranteed = guaranteed == null ? ResourceVector.EMPTY : guaranteed;
   }
 
-  /** A quota of the tree it lies in, not the root of a tree of its own. */
-  public QuotaSpec(
-      String name,
-      String parent,
-      ResourceVector min,
-      ResourceVector max,
-      ResourceVector sharedWeight,
-      ResourceVector guaranteed,
-      boolean allowLentResource,
-      boolean isParent) {
-    this(name, parent, min, max, sharedWeight, guaranteed, allowLentResource, isParent, null);
-  }
-
   /** A lending leaf quota with default weight and nothing guaranteed. */
   public static QuotaSpec leaf(String name, String parent, ResourceVector min, ResourceVector max) {
-    return new QuotaSpec(name, parent, min, max, null, null, true, false);
+    return new QuotaSpec(name, parent, min, max, null, null, true, false, null);
   }
 
   /** A lending parent quota with default weight and nothing guaranteed. */
   public static QuotaSpec group(
       String name, String parent, ResourceVector min, ResourceVector max) {
-    return new QuotaSpec(name, parent, min, max, null, null, true, true);
+    return new QuotaSpec(name, parent, min, max, null, null, true, true, null);
   }
 
   public QuotaSpec withSharedWeight(ResourceVector weight) {

@@ -31,6 +31,31 @@ class BatchJobAdapterTest {
     assertThat(adapter.withTemplatesMutable(Fixtures.job("plain"))).isEmpty();
   }
 
+  /**
+   * The job controller sets startTime in the sync that creates the pods, and the Suspended
+   * condition in the sync that deletes them once suspended: until then, a suspension may still
+   * meet pods created late.
+   */
+  @Test
+  void aJobStopsOnlyOnceItsControllerHasActedOnTheSuspension() {
+    Job resumedNotYetSeen = new JobBuilder(Fixtures.job("plain")).editSpec().withSuspend(false).endSpec()
+        .withNewStatus().endStatus().build();
+    Job seenRunning = new JobBuilder(resumedNotYetSeen).editStatus()
+        .withStartTime("2026-01-01T00:00:00Z").withActive(2)
+        .addNewCondition().withType("Suspended").withStatus("False").endCondition().endStatus().build();
+    Job suspendedNotYetSeen = new JobBuilder(seenRunning).editSpec().withSuspend(true).endSpec()
+        .editStatus().withActive(0).endStatus().build();
+    Job stopped = new JobBuilder(suspendedNotYetSeen).editStatus()
+        .withConditions().addNewCondition().withType("Suspended").withStatus("True").endCondition().endStatus().build();
+    Job neverSynced = new JobBuilder(Fixtures.job("plain")).withNewStatus().endStatus().build();
+
+    assertThat(adapter.resumptionSeen(resumedNotYetSeen)).isFalse();
+    assertThat(adapter.resumptionSeen(seenRunning)).isTrue();
+    assertThat(adapter.hasStopped(suspendedNotYetSeen)).isFalse();
+    assertThat(adapter.hasStopped(stopped)).isTrue();
+    assertThat(adapter.hasStopped(neverSynced)).as("not yet seen suspended by its controller").isFalse();
+  }
+
   @Test
   void runsParallelismPodsAsOneWholeGang() {
     PodSetInfo podSet = onlyPodSet(Fixtures.job("parallel"));

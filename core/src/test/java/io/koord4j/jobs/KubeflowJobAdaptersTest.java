@@ -3,9 +3,6 @@ package io.koord4j.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.koord4j.jobs.MPIJobAdapter.MPIJob;
-import io.koord4j.jobs.PyTorchJobAdapter.PyTorchJob;
-import io.koord4j.jobs.TFJobAdapter.TFJob;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;

@@ -6,8 +6,6 @@ import static org.assertj.core.groups.Tuple.tuple;
 
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.koord4j.api.WellKnown;
-import io.koord4j.jobs.RayClusterAdapter.RayCluster;
-import io.koord4j.jobs.RayJobAdapter.RayJob;
 import java.math.BigDecimal;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
-import io.koord4j.jobs.SparkApplicationAdapter.SparkApplication;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;

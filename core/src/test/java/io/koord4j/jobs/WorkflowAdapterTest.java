@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.koord4j.api.WellKnown;
-import io.koord4j.jobs.WorkflowAdapter.Workflow;
 import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.Map;

@@ -25,7 +25,7 @@ class RuntimeQuotaPropertyTest {
     Random random = new Random(repetition.getCurrentRepetition());
     List<QuotaSpec> specs = new ArrayList<>();
     List<QuotaSpec> leaves = new ArrayList<>();
-    QuotaSpec root = new QuotaSpec("", "", units(random, 600), null, null, null, true, true);
+    QuotaSpec root = new QuotaSpec("", "", units(random, 600), null, null, null, true, true, null);
     for (QuotaSpec org : children(random, root, 1 + random.nextInt(4), true, false)) {
       specs.add(org);
       for (QuotaSpec team : children(random, org, 1 + random.nextInt(4), true, true)) {
@@ -84,7 +84,8 @@ class RuntimeQuotaPropertyTest {
               weight,
               null,
               random.nextInt(4) > 0,
-              isParent));
+              isParent,
+              null));
     }
     return out;
   }

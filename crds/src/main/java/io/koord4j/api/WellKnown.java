@@ -44,6 +44,11 @@ public final class WellKnown {
   public static final String JOB_HAS_ENQUEUED = KOORD_QUEUE_PREFIX + "job-has-enqueued";
   public static final String RELATED_QUEUEUNIT = KOORD_QUEUE_PREFIX + "related-queueunit";
   public static final String RELATED_PODSET_NAME = KOORD_QUEUE_PREFIX + "related-podset-name";
+  /**
+   * On the pods of a resumed job: the quota its unit was admitted to, so that pods whose unit is
+   * gone (deleted while no manager ran) stay charged to it until they stop (koord4j's own key).
+   */
+  public static final String UNIT_QUOTA = "koord4j.io/unit-quota";
 
   // Elastic quota tree.
   public static final String QUOTA_NAME = QUOTA_PREFIX + "name";
@@ -98,6 +103,14 @@ public final class WellKnown {
   public static final String BATCH_CPU = "kubernetes.io/batch-cpu";
   public static final String BATCH_MEMORY = "kubernetes.io/batch-memory";
   public static final String THIRD_PARTY_ALLOCATIONS = "node.koordinator.sh/thirdPartyAllocations";
+  /**
+   * koord4j's own convention for {@link #THIRD_PARTY_ALLOCATIONS}: an entry whose name ends so
+   * records room the third party may still fill, not what it uses. The batch-resources controller
+   * leaves that room in the node's allocatable; koord-scheduler places no batch pod into it.
+   */
+  public static final String RESERVED_ALLOCATION_SUFFIX = "-reserved";
+  /** The node's batch resources before third parties' allocations are taken off them. */
+  public static final String ORIGIN_EXTENDED_ALLOCATABLE = "node.koordinator.sh/originExtendedAllocatable";
 
   /** The value of a key written with the current prefix, read under either prefix. */
   public static String readQueueKey(java.util.Map<String, String> values, String key) {

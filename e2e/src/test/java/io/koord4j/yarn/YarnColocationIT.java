@@ -7,7 +7,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.koord4j.api.WellKnown;
+import io.koord4j.manager.it.TestSchedulers;
 import io.koord4j.manager.noderesource.NodeBatchResources;
+import io.koord4j.scheduler.KoordScheduler;
 import io.koord4j.yarn.sync.BatchResources;
 import io.koord4j.yarn.sync.NodeManagerId;
 import io.koord4j.yarn.sync.NodeManagerReport;
@@ -36,7 +38,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * YARN and Kubernetes batch pods sharing nodes: a real YARN (Hadoop's minicluster: a
  * ResourceManager, two NodeManagers and DistributedShell applications), the copilot, the manager's
  * batch-resources controller, which gives each of two KWOK nodes 4 cores and 4 GiB of batch
- * resources less what YARN holds there, and kube-scheduler placing Kubernetes batch pods by them.
+ * resources less what YARN uses there, and koord-scheduler placing Kubernetes batch pods by them,
+ * kept out of the room YARN may still fill.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class YarnColocationIT {
@@ -49,6 +52,8 @@ class YarnColocationIT {
 
   private static YarnOnKube kube;
   private static NodeBatchResources batchResources;
+  private static KoordScheduler koordScheduler;
+  private static String schedulerName;
   private static String nodeA;
   private static String nodeB;
   private static NodeManagerId nmA;
@@ -70,11 +75,16 @@ class YarnColocationIT {
     for (String node : List.of(nodeA, nodeB)) {
       awaitAllocatable(node, ORIGIN);
     }
+    schedulerName = "koord-scheduler-" + kube.namespace();
+    koordScheduler = TestSchedulers.start(kube.client(), schedulerName);
     kube.startCopilot(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
   }
 
   @AfterAll
   static void stop() {
+    if (koordScheduler != null) {
+      koordScheduler.close();
+    }
     if (batchResources != null) {
       batchResources.close();
       List.of(nodeA, nodeB).forEach(batchResources::deleteMetric);
@@ -86,7 +96,7 @@ class YarnColocationIT {
 
   @Test
   @Order(1)
-  void whileAnApplicationRunsEachNodeRecordsWhatYarnUsesWithinTwoSecondsAndKubernetesIsOfferedOnlyTheRest()
+  void whileAnApplicationRunsEachNodeRecordsWhatYarnUsesWithinTwoSecondsAndItsBatchResourcesDropByExactlyThat()
       throws Exception {
     awaitTotal(nmA, new YarnResources(4, 4096));
     awaitTotal(nmB, new YarnResources(4, 4096));
@@ -96,47 +106,57 @@ class YarnColocationIT {
     kube.createPod(kube.batchPod("batch-b", nodeB, ONE_CORE));
     awaitTotal(nmA, new YarnResources(2, 2048));
     awaitTotal(nmB, new YarnResources(3, 3584));
+    Map<String, BatchResources> origins = Map.of(nodeA, new BatchResources(2000, 2048 * MIB), nodeB, ORIGIN);
+    Map<String, NodeManagerId> nodeManagers = Map.of(nodeA, nmA, nodeB, nmB);
 
     // 1 + 8 containers of 1 vcore and 512 MiB on 2 + 3 vcores: YARN has to queue some of them.
     CompletableFuture<Boolean> app = kube.yarn().runSleepers(8, 512, 6);
     YarnResources maxA = YarnResources.ZERO;
     YarnResources maxB = YarnResources.ZERO;
-    int checked = 0;
+    Map<String, Integer> checked = new HashMap<>();
     while (!app.isDone()) {
       Map<NodeManagerId, NodeManagerReport> reports = kube.yarn().reports();
-      YarnResources usedA = reports.get(nmA).used();
-      maxA = YarnOnKube.max(maxA, usedA);
+      maxA = YarnOnKube.max(maxA, reports.get(nmA).used());
       maxB = YarnOnKube.max(maxB, reports.get(nmB).used());
-      if (!usedA.equals(YarnResources.ZERO) && usedA.equals(kube.yarn().reports().get(nmA).used())) {
-        kube.awaitRecorded(nodeA, usedA, nmA);
-        awaitBatchLessYarnsRecord(nodeA, new BatchResources(2000, 2048 * MIB));
-        checked++;
+      for (String node : List.of(nodeA, nodeB)) {
+        NodeManagerId nodeManager = nodeManagers.get(node);
+        YarnResources used = reports.get(nodeManager).used();
+        if (!used.equals(YarnResources.ZERO) && used.equals(kube.yarn().reports().get(nodeManager).used())) {
+          kube.awaitRecorded(node, used, nodeManager);
+          awaitBatchLessWhatYarnUses(node, origins.get(node));
+          checked.merge(node, 1, Integer::sum);
+        }
       }
       TimeUnit.MILLISECONDS.sleep(500);
     }
     assertThat(app.get()).as("DistributedShell succeeded").isTrue();
-    assertThat(checked).as("rounds in which node A's record was checked against YARN").isPositive();
+    assertThat(checked).as("rounds in which each node's record and batch resources were checked against YARN")
+        .containsOnlyKeys(nodeA, nodeB);
     // YARN schedules no more than the totals the copilot set.
     assertThat(maxA.vcores()).isPositive().isLessThanOrEqualTo(2);
     assertThat(maxA.memoryMib()).isLessThanOrEqualTo(2048);
     assertThat(maxB.vcores()).isPositive().isLessThanOrEqualTo(3);
     assertThat(maxB.memoryMib()).isLessThanOrEqualTo(3584);
 
+    // When the application ends, the record and the batch resources go back: the node offers its origin again.
     await().atMost(Duration.ofSeconds(30)).until(() -> kube.yarn().reports().get(nmA).used().equals(YarnResources.ZERO)
         && kube.yarn().reports().get(nmB).used().equals(YarnResources.ZERO));
-    kube.awaitRecorded(nodeA, YarnResources.ZERO, nmA);
-    kube.awaitRecorded(nodeB, YarnResources.ZERO, nmB);
-    // YARN keeps its share while nobody else asks: node A offers Kubernetes nothing, node B only batch-b's core.
-    awaitAllocatable(nodeA, BatchResources.ZERO);
-    awaitAllocatable(nodeB, new BatchResources(1000, 512 * MIB));
+    for (String node : List.of(nodeA, nodeB)) {
+      kube.awaitRecorded(node, YarnResources.ZERO, nodeManagers.get(node));
+      awaitBatchLessWhatYarnUses(node, origins.get(node));
+    }
+    assertThat(batchResources.allocatable(nodeA)).isEqualTo(origins.get(nodeA));
+    assertThat(batchResources.allocatable(nodeB)).isEqualTo(ORIGIN);
+    // YARN keeps its whole total while nobody else asks: the record holds it, and koord-scheduler keeps out of it.
+    assertThat(ThirdPartyAllocations.yarnHeld(allocations(nodeA))).isEqualTo(new YarnResources(2, 2048).toBatch());
 
-    // A Kubernetes batch pod that asks for node A: YARN yields what it does not use, and the pod runs.
-    kube.createPod(new PodBuilder(kube.batchPod("asks-a", null, ONE_CORE))
-        .editSpec().withNodeSelector(Map.of(HOSTNAME, nodeA)).endSpec().build());
+    // A Kubernetes batch pod that asks for node A: YARN yields what it does not use, and koord-scheduler binds the pod.
+    kube.createPod(askingPod("asks-a", nodeA));
     await().atMost(Duration.ofSeconds(60)).until(() ->
         nodeA.equals(kube.client().pods().inNamespace(kube.namespace()).withName("asks-a").get().getSpec().getNodeName()));
-    awaitTotal(nmA, YarnResources.ZERO);
-    awaitAllocatable(nodeA, new BatchResources(2000, 2048 * MIB));
+    // Once nobody waits, YARN gets back the rest of its share; the node still offers its origin less YARN's use.
+    awaitTotal(nmA, new YarnResources(1, 1536));
+    awaitAllocatable(nodeA, origins.get(nodeA));
   }
 
   /**
@@ -217,9 +237,8 @@ class YarnColocationIT {
           .count();
       for (long i = waiting; i < 2; i++) {
         created++;
-        kube.createPod(new PodBuilder(kube.batchPod("saturate-" + created, null, ONE_CORE))
+        kube.createPod(new PodBuilder(askingPod("saturate-" + created, node))
             .editMetadata().addToLabels("saturate", kube.run()).endMetadata()
-            .editSpec().withNodeSelector(Map.of(HOSTNAME, node)).endSpec()
             .build());
       }
     }
@@ -267,14 +286,21 @@ class YarnColocationIT {
         .untilAsserted(() -> assertThat(batchResources.allocatable(node)).isEqualTo(batch));
   }
 
+  /** A batch pod of one core that koord-scheduler is to place on {@code node}. */
+  private static Pod askingPod(String name, String node) {
+    return new PodBuilder(kube.batchPod(name, null, ONE_CORE))
+        .editSpec().withSchedulerName(schedulerName).withNodeSelector(Map.of(HOSTNAME, node)).endSpec()
+        .build();
+  }
+
   /**
-   * Within 2 s the node's batch resources are its origin less what its record says YARN uses and
-   * the room YARN may still fill.
+   * Within 2 s the node's batch resources are its origin less exactly what its record says YARN
+   * uses ({@code hadoop-yarn}); the room YARN may still fill is not taken off them.
    */
-  private static void awaitBatchLessYarnsRecord(String node, BatchResources origin) {
+  private static void awaitBatchLessWhatYarnUses(String node, BatchResources origin) {
     await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
         .untilAsserted(() -> assertThat(batchResources.allocatable(node))
-            .isEqualTo(origin.minus(ThirdPartyAllocations.yarnHeld(allocations(node)))));
+            .isEqualTo(origin.minus(kube.recorded(node).toBatch())));
   }
 
   private static String allocations(String node) {

@@ -18,6 +18,7 @@ import io.koord4j.manager.admission.AdmissionSnapshot;
 import io.koord4j.manager.admission.AdmissionSnapshots;
 import io.koord4j.manager.admission.SnapshotChanges;
 import io.koord4j.manager.admission.UnitAdmissionChecks;
+import io.koord4j.manager.admission.WriteRate;
 import io.koord4j.manager.jobs.JobIntegrations;
 import io.koord4j.manager.jobs.JobReconciler;
 import io.koord4j.manager.metrics.ManagerMetrics;
@@ -82,7 +83,8 @@ public final class Manager implements LeaderControllers {
     AdmissionSnapshots snapshots = new AdmissionSnapshots();
     this.loop =
         new AdmissionLoop(
-            client, informers, clock, snapshots, new ManagerMetrics(registry, snapshots), leading);
+            client, informers, clock, snapshots, new ManagerMetrics(registry, snapshots), leading,
+            WriteRate.from(System.getenv()));
     this.operator =
         new Operator(
             overrider ->

@@ -19,7 +19,14 @@ import org.slf4j.LoggerFactory;
  * then hands each to the binding cycle (waiting at Permit, PreBind, Bind) on another thread so
  * that the next pod does not wait for the API server.
  */
-public final class Scheduler implements Runnable {
+public record Scheduler(
+    SchedulingQueue queue,
+    SchedulerCache cache,
+    Framework framework,
+    Scheduler.Outcomes outcomes,
+    Executor binding,
+    SchedulerMetrics metrics)
+    implements Runnable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
 
@@ -31,28 +38,6 @@ public final class Scheduler implements Runnable {
     void unschedulable(Pod pod, String message);
 
     void scheduled(Pod pod, String nodeName);
-  }
-
-  private final SchedulingQueue queue;
-  private final SchedulerCache cache;
-  private final Framework framework;
-  private final Outcomes outcomes;
-  private final Executor binding;
-  private final SchedulerMetrics metrics;
-
-  public Scheduler(
-      SchedulingQueue queue,
-      SchedulerCache cache,
-      Framework framework,
-      Outcomes outcomes,
-      Executor binding,
-      SchedulerMetrics metrics) {
-    this.queue = queue;
-    this.cache = cache;
-    this.framework = framework;
-    this.outcomes = outcomes;
-    this.binding = binding;
-    this.metrics = metrics;
   }
 
   /** Schedules until the queue is closed. */

@@ -33,8 +33,6 @@ final class KubeView implements AutoCloseable {
 
   static final String COMPONENT_LABEL = "app.kubernetes.io/component";
   static final String NODE_MANAGER = "node-manager";
-  /** Koordinator's record of a node's batch resources before third-party allocations are taken off. */
-  static final String ORIGIN_ALLOCATABLE = "node.koordinator.sh/originExtendedAllocatable";
 
   private static final String BY_NODE = "spec.nodeName";
   /** The index key of pods not bound to a node yet. */
@@ -100,7 +98,7 @@ final class KubeView implements AutoCloseable {
     BatchResources share = origin(node).minus(requested);
     // A pod that would not fit even if YARN held nothing here does not make YARN yield.
     boolean batchPodsWaiting = waiting.stream().anyMatch(pod -> mayGoTo(pod, node) && batchRequests(pod).fitsIn(share));
-    return Optional.of(new NodeView(name, id, share, allocations, batchPodsWaiting, withheld(node)));
+    return Optional.of(new NodeView(name, id, share, allocations, batchPodsWaiting));
   }
 
   /** By the pod's node selector; other constraints are not weighed, so YARN yields to more pods than it must. */
@@ -135,22 +133,11 @@ final class KubeView implements AutoCloseable {
   }
 
   /**
-   * What the node's batch resources keep from Kubernetes: its origin record less its allocatable;
-   * empty without an origin record, when no batch-resources controller takes third parties off.
-   */
-  static Optional<BatchResources> withheld(Node node) {
-    if (!annotations(node).containsKey(ORIGIN_ALLOCATABLE)) {
-      return Optional.empty();
-    }
-    return Optional.of(origin(node).minus(allocatable(node)));
-  }
-
-  /**
    * The node's batch resources before any third party took its share: Koordinator's origin record
    * when the batch-resources controller keeps one, otherwise the node's allocatable.
    */
   static BatchResources origin(Node node) {
-    String origin = annotations(node).get(ORIGIN_ALLOCATABLE);
+    String origin = annotations(node).get(WellKnown.ORIGIN_EXTENDED_ALLOCATABLE);
     if (origin != null) {
       try {
         JsonNode resources = JSON.readTree(origin).path("resources");
@@ -158,7 +145,7 @@ final class KubeView implements AutoCloseable {
             amount(resources.path(WellKnown.BATCH_CPU).asText(null)),
             amount(resources.path(WellKnown.BATCH_MEMORY).asText(null)));
       } catch (Exception e) {
-        LOG.warn("node {}: annotation {} is not valid JSON; using allocatable", node.getMetadata().getName(), ORIGIN_ALLOCATABLE);
+        LOG.warn("node {}: annotation {} is not valid JSON; using allocatable", node.getMetadata().getName(), WellKnown.ORIGIN_EXTENDED_ALLOCATABLE);
       }
     }
     return allocatable(node);

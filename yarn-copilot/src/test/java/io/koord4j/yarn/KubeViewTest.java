@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.koord4j.api.WellKnown;
 import io.koord4j.yarn.sync.BatchResources;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -23,19 +24,10 @@ class KubeViewTest {
 
   @Test
   void koordinatorsOriginRecordWinsOverAllocatableThatHadThirdPartiesTakenOff() {
-    Node node = node(Map.of(KubeView.ORIGIN_ALLOCATABLE,
+    Node node = node(Map.of(WellKnown.ORIGIN_EXTENDED_ALLOCATABLE,
         "{\"resources\":{\"kubernetes.io/batch-cpu\":\"10k\",\"kubernetes.io/batch-memory\":\"20Gi\"}}"));
 
     assertThat(KubeView.origin(node)).isEqualTo(new BatchResources(10_000, 20 * GIB));
-  }
-
-  @Test
-  void whatTheBatchResourcesKeepFromKubernetesIsKnownOnlyWithAnOriginRecord() {
-    Node withOrigin = node(Map.of(KubeView.ORIGIN_ALLOCATABLE,
-        "{\"resources\":{\"kubernetes.io/batch-cpu\":\"10k\",\"kubernetes.io/batch-memory\":\"20Gi\"}}"));
-
-    assertThat(KubeView.withheld(withOrigin)).contains(new BatchResources(4000, 8 * GIB));
-    assertThat(KubeView.withheld(node(Map.of()))).as("nothing takes third parties off").isEmpty();
   }
 
   @Test

@@ -112,7 +112,7 @@ final class QuotaAccounting {
     spec.max().resourceNames().forEach(resource -> zero.put(resource, 0L));
     ResourceVector none = ResourceVector.of(zero);
     return new QuotaSpec(
-        spec.name(), spec.parent(), none, none, none, null, true, spec.isParent());
+        spec.name(), spec.parent(), none, none, none, null, true, spec.isParent(), null);
   }
 
   void setClusterTotal(ResourceVector total) {

@@ -38,7 +38,7 @@ public final class NodeEligibility {
     pod.setMetadata(new ObjectMeta());
     pod.setSpec(spec);
     // These filters read the node object only; its resources are the other filters' business.
-    NodeInfo info = new NodeInfo(node, ResourceVector.EMPTY, ResourceVector.EMPTY, 0, NodeGpus.NONE);
+    NodeInfo info = new NodeInfo(node, ResourceVector.EMPTY, ResourceVector.EMPTY, ResourceVector.EMPTY, 0, NodeGpus.NONE);
     CycleState state = new CycleState();
     for (FilterPlugin filter : FILTERS) {
       Status status = filter.filter(state, pod, info);

@@ -19,7 +19,9 @@ import java.util.Map;
 
 /**
  * Whether the node has room for the pod's request (CPU, memory, extended resources) and one more
- * pod, leaving to DeviceShare the GPU resources it counts by device ({@link DeviceShare#handles});
+ * pod, leaving to DeviceShare the GPU resources it counts by device ({@link DeviceShare#handles})
+ * and keeping batch pods out of the room third parties may still fill ({@link
+ * NodeInfo#thirdPartyRoom}: a node's thirdPartyAllocations are read as well as its allocatable);
  * scores nodes by how much CPU and memory stays free (least allocated first), which spreads
  * load. Nodes whose GPUs DeviceShare scores by fragmentation ({@link
  * DeviceShare#scoresByFragmentation}) score alike: spreading pods over them would strand GPUs.
@@ -57,7 +59,7 @@ public final class NodeResourcesFit extends BasePlugin implements PreFilterPlugi
       if (DeviceShare.handles(resource, node)) {
         continue;
       }
-      long free = node.allocatable().get(resource) - node.requested().get(resource);
+      long free = node.free(resource);
       if (entry.getValue() > 0 && entry.getValue() > free) {
         reasons.add("Insufficient " + resource);
       }

@@ -29,9 +29,9 @@ class PodChargesTest {
     Pod named = pod("n1").editMetadata().addToLabels(WellKnown.QUOTA_NAME, "team").endMetadata().build();
     Pod unnamed = pod(null).build();
 
-    assertThat(PodCharges.of(named, Map.of()))
+    assertThat(PodCharges.of(named, Map.of(), unit -> true))
         .contains(new ChargedPod("team", ResourceVector.of("cpu", 2_000), true));
-    assertThat(PodCharges.of(unnamed, Map.of()))
+    assertThat(PodCharges.of(unnamed, Map.of(), unit -> true))
         .contains(new ChargedPod(WellKnown.DEFAULT_QUOTA, ResourceVector.of("cpu", 2_000), false));
   }
 
@@ -44,8 +44,23 @@ class PodChargesTest {
     Pod done = pod("n1").withNewStatus().withPhase("Succeeded").endStatus().build();
 
     Map<String, ElasticQuota> none = Map.of();
-    assertThat(PodCharges.of(ofUnit, none)).isEmpty();
-    assertThat(PodCharges.of(ofLegacyUnit, none)).isEmpty();
-    assertThat(PodCharges.of(done, none)).isEmpty();
+    assertThat(PodCharges.of(ofUnit, none, "ml/train"::equals)).isEmpty();
+    assertThat(PodCharges.of(ofLegacyUnit, none, "ml/train"::equals)).isEmpty();
+    assertThat(PodCharges.of(done, none, unit -> false)).isEmpty();
+  }
+
+  @Test
+  void podsWhoseUnitIsGoneAreChargedToTheQuotaTheUnitWasAdmittedTo() {
+    Pod orphan = pod("n1").editMetadata()
+        .addToLabels(WellKnown.QUOTA_NAME, "elsewhere")
+        .addToAnnotations(WellKnown.RELATED_QUEUEUNIT, "ml/train")
+        .addToAnnotations(WellKnown.UNIT_QUOTA, "nlp").endMetadata().build();
+    Pod orphanWithoutItsUnitsQuota = pod("n1").editMetadata()
+        .addToAnnotations(WellKnown.RELATED_QUEUEUNIT, "ml/train").endMetadata().build();
+
+    assertThat(PodCharges.of(orphan, Map.of(), unit -> false))
+        .contains(new ChargedPod("nlp", ResourceVector.of("cpu", 2_000), true));
+    assertThat(PodCharges.of(orphanWithoutItsUnitsQuota, Map.of(), unit -> false))
+        .contains(new ChargedPod(WellKnown.DEFAULT_QUOTA, ResourceVector.of("cpu", 2_000), true));
   }
 }

@@ -4,10 +4,14 @@ import static io.koord4j.scheduler.Fixtures.nodeInfo;
 import static io.koord4j.scheduler.Fixtures.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.koord4j.api.WellKnown;
 import io.koord4j.quota.ResourceVector;
+import io.koord4j.scheduler.Fixtures;
 import io.koord4j.scheduler.framework.CycleState;
 import io.koord4j.scheduler.framework.NodeInfo;
 import io.koord4j.scheduler.framework.Status;
@@ -68,6 +72,36 @@ class NodeResourcesFitTest {
   }
 
   @Test
+  void keepsBatchPodsOutOfTheRoomYarnMayStillFillAndNotOutOfWhatItNoLongerReserves() {
+    String used = """
+        {"name":"hadoop-yarn","priority":"koord-batch","resources":{"kubernetes.io/batch-cpu":"1000"}}""";
+    String reserved = """
+        {"name":"hadoop-yarn-reserved","priority":"koord-batch","resources":{"kubernetes.io/batch-cpu":"2000"}}""";
+    // Origin 4 cores; the controller took off YARN's use of 1; a pod on the node requests half a core.
+    Node node = new NodeBuilder(Fixtures.node("n", "8", "16Gi"))
+        .editMetadata()
+        .addToAnnotations(WellKnown.ORIGIN_EXTENDED_ALLOCATABLE, "{\"resources\":{\"kubernetes.io/batch-cpu\":\"4000\"}}")
+        .endMetadata()
+        .editStatus().addToAllocatable(WellKnown.BATCH_CPU, new Quantity("3000")).endStatus()
+        .build();
+    ResourceVector halfACore = ResourceVector.of(WellKnown.BATCH_CPU, 500);
+    NodeInfo yarnReserves = NodeInfo.of(withAllocations(node, used + "," + reserved)).withUsage(halfACore, 1);
+
+    assertThat(filter(batchPod("500"), yarnReserves)).isEqualTo(Status.SUCCESS);
+    assertThat(filter(batchPod("501"), yarnReserves).reasons()).containsExactly("Insufficient " + WellKnown.BATCH_CPU);
+
+    // YARN was lowered to its use and its reserved entry dropped: the rest of the allocatable is the pods'.
+    NodeInfo yarnYielded = NodeInfo.of(withAllocations(node, used)).withUsage(halfACore, 1);
+    assertThat(filter(batchPod("2500"), yarnYielded)).isEqualTo(Status.SUCCESS);
+  }
+
+  private static Node withAllocations(Node node, String entries) {
+    return new NodeBuilder(node).editMetadata()
+        .addToAnnotations(WellKnown.THIRD_PARTY_ALLOCATIONS, "{\"allocations\":[" + entries + "]}")
+        .endMetadata().build();
+  }
+
+  @Test
   void scoresEmptierNodesHigher() {
     CycleState state = new CycleState();
     Pod pod = pod("p", "1", "1Gi");
@@ -78,6 +112,14 @@ class NodeResourcesFitTest {
             state, pod, nodeInfo("b", "4", "4Gi").withUsage(ResourceVector.of("cpu", 2000), 1));
     assertThat(empty).isEqualTo(75);
     assertThat(busy).isEqualTo(50);
+  }
+
+  private static Pod batchPod(String milliCpu) {
+    return new PodBuilder(pod("p", "0", "0"))
+        .editSpec().editFirstContainer().editResources()
+        .addToRequests(WellKnown.BATCH_CPU, new Quantity(milliCpu))
+        .endResources().endContainer().endSpec()
+        .build();
   }
 
   private Status filter(Pod pod, NodeInfo node) {

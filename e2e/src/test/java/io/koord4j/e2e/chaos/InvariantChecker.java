@@ -122,21 +122,38 @@ final class InvariantChecker implements AutoCloseable {
       }
     }
     Map<String, BigDecimal> held = new HashMap<>();
+    Map<String, List<String>> holders = new HashMap<>();
     for (Job job : jobs.getStore().list()) {
       List<Pod> jobPods = podsByJob.getOrDefault(job.getMetadata().getName(), List.of());
       String quota = job.getMetadata().getLabels().get(WellKnown.QUOTA_NAME);
       BigDecimal cpu = heldCpu(job, jobPods);
       for (String q = quota; q != null && !q.isEmpty(); q = parentOf(q)) {
         held.merge(q, cpu, BigDecimal::add);
+        if (cpu.signum() > 0) {
+          holders.computeIfAbsent(q, ignored -> new ArrayList<>()).add(holding(job, jobPods, cpu));
+        }
       }
       checkGang(job, jobPods);
     }
     held.forEach((quota, cpu) -> {
       BigDecimal max = maxCpu(quota);
       if (max != null && cpu.compareTo(max) > 0) {
-        violations.add("quota " + quota + " holds " + cpu.toPlainString() + " CPU over its max " + max.toPlainString());
+        String violation = "quota " + quota + " holds " + cpu.toPlainString() + " CPU over its max " + max.toPlainString();
+        if (violations.add(violation)) {
+          System.out.printf("chaos: %s at %s, held by: %s%n", violation, clock.instant(), holders.get(quota));
+        }
       }
     });
+  }
+
+  /** How a job holds its CPU, for the report of a broken quota: enough to tell which path let it in. */
+  private static String holding(Job job, List<Pod> jobPods, BigDecimal cpu) {
+    long alive = jobPods.stream().filter(InvariantChecker::alive).count();
+    long terminating = jobPods.stream().filter(pod -> pod.getMetadata().getDeletionTimestamp() != null).count();
+    return job.getMetadata().getName() + "[" + job.getMetadata().getLabels().get(WellKnown.QUOTA_NAME)
+        + (suspended(job) ? " suspended" : " running") + " cpu=" + cpu.toPlainString()
+        + " parallelism=" + job.getSpec().getParallelism() + " alive=" + alive + " terminating=" + terminating
+        + " priority=" + job.getSpec().getTemplate().getSpec().getPriorityClassName() + "]";
   }
 
   /** While running: its whole gang; once suspended or finished: what its live pods still hold. */

@@ -18,7 +18,6 @@ import io.koord4j.api.slo.NodeMetric;
 import io.koord4j.api.slo.NodeMetricStatus;
 import io.koord4j.api.slo.NodeSLO;
 import io.koord4j.api.slo.PodMetricInfo;
-import io.koord4j.manager.noderesource.BatchResourceReconciler;
 import io.koord4j.manager.noderesource.NodeBatchResources;
 import io.koord4j.scheduler.KoordScheduler;
 import io.koord4j.testing.LocalCluster;
@@ -352,7 +351,7 @@ class KoordletOnRealNodeIT {
     client.nodes().withName(RealNode.NAME).subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE),
         Serialization.asJson(Map.of("status", Map.of("capacity", gone, "allocatable", gone))));
     Map<String, Object> annotation = new HashMap<>();
-    annotation.put(BatchResourceReconciler.ORIGIN_ANNOTATION, null);
+    annotation.put(WellKnown.ORIGIN_EXTENDED_ALLOCATABLE, null);
     client.nodes().withName(RealNode.NAME).patch(PatchContext.of(PatchType.JSON_MERGE),
         Serialization.asJson(Map.of("metadata", Map.of("annotations", annotation))));
   }

@@ -124,8 +124,10 @@ final class BlockedJobs implements AutoCloseable {
         .addNewContainer().withName("work").withImage("busybox").endContainer().endSpec().endTemplate().endSpec()
         .build()).create();
 
+    // Each unit's wait is written on its own: low's place behind both high ones may come last.
     await().atMost(WAIT).until(() -> waitingFor("too-big", "QuotaShortage") && waitingFor("low", "QuotaShortage")
-        && waitingFor("high-2", "QuotaShortage") && gangCheckAnswered()
+        && waitingFor("high-1", "QuotaShortage") && waitingFor("high-2", "QuotaShortage")
+        && Integer.valueOf(3).equals(cluster.unit("low").getStatus().getPositionInQueue()) && gangCheckAnswered()
         && runtimePublished(quotaLeaf) && usePublished(busyLeaf));
   }
 

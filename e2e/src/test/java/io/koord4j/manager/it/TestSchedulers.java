@@ -6,14 +6,14 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 
 /** koord-scheduler in the test's JVM, for the tests that run the manager with it. */
-final class TestSchedulers {
+public final class TestSchedulers {
   private TestSchedulers() {}
 
   /**
    * Started under a name of the test's own, so that only the test's pods are its, retrying
    * pending pods quickly.
    */
-  static KoordScheduler start(KubernetesClient client, String schedulerName) {
+  public static KoordScheduler start(KubernetesClient client, String schedulerName) {
     KoordScheduler scheduler = new KoordScheduler(client, new SimpleMeterRegistry(),
         KoordScheduler.Options.defaults().withSchedulerName(schedulerName)
             .withBackoff(Duration.ofMillis(200), Duration.ofSeconds(2)));

@@ -88,7 +88,7 @@ class BatchResourceIT {
     // memory: 64Gi - 35% margin - system 4Gi - service used 12Gi
     long memory = 64 * GIB - 64 * GIB * 35 / 100 - 4 * GIB - 12 * GIB;
     awaitBatch(11_200, memory);
-    assertThat(node().getMetadata().getAnnotations().get(BatchResourceReconciler.ORIGIN_ANNOTATION))
+    assertThat(node().getMetadata().getAnnotations().get(WellKnown.ORIGIN_EXTENDED_ALLOCATABLE))
         .contains("\"kubernetes.io/batch-cpu\":\"11200\"");
 
     // YARN holds 2 cores and 1 GiB of them.
@@ -132,7 +132,7 @@ class BatchResourceIT {
       return config;
     });
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
-        assertThat(node().getMetadata().getAnnotations().get(BatchResourceReconciler.ORIGIN_ANNOTATION))
+        assertThat(node().getMetadata().getAnnotations().get(WellKnown.ORIGIN_EXTENDED_ALLOCATABLE))
             .contains("\"kubernetes.io/batch-cpu\":\"8000\""));
     awaitBatch(0, 0);
 

@@ -38,6 +38,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -55,8 +56,9 @@ import org.slf4j.LoggerFactory;
  * The single owner of the {@link AdmissionCore}: informer events on QueueUnits, ElasticQuotas,
  * Queues, Nodes, Devices and Pods (those no unit owns are charged to their quota) are applied on
  * one thread, bursts of them are coalesced into one pass, and the pass's decisions are written to
- * the units' status. Nodes and Devices also tell the core's {@link UnitPlacements} which gangs no
- * node could ever hold.
+ * the units' status on that thread before it goes on. Why units wait, and events, are reported
+ * through the {@link StatusWriter}, off the thread. Nodes and Devices also tell the core's {@link
+ * UnitPlacements} which gangs no node could ever hold.
  *
  * <p>State lives in the cluster: on start the core is rebuilt from the informers before the
  * first pass, units whose phase is Reserved, Dequeued or Running, and evicted units whose jobs have
@@ -76,11 +78,11 @@ public final class AdmissionLoop implements AutoCloseable {
   /** How often the core is compared with the cluster (see reconcileWithCluster). */
   private static final Duration RECONCILE = Duration.ofSeconds(30);
   /**
-   * How long a pass may spend writing waits; the rest wait for the next pass, which follows at
-   * once. Many units seen for the first time (a start over a long backlog) would otherwise hold the
-   * loop in one pass for minutes, admitting nothing meanwhile.
+   * How long a pass may spend explaining waits (building the statuses the writer is to write); the
+   * rest wait for the next pass, which follows at once. Many units seen for the first time (a start
+   * over a long backlog) would otherwise hold the loop in one pass, admitting nothing meanwhile.
    */
-  public static final Duration WAIT_WRITES_PER_PASS = Duration.ofMillis(250);
+  public static final Duration EXPLAINING_PER_PASS = Duration.ofMillis(250);
 
   private final KubernetesClient client;
   private final SharedInformers informers;
@@ -88,6 +90,8 @@ public final class AdmissionLoop implements AutoCloseable {
   private final AdmissionSnapshots snapshots;
   private final AdmissionObserver observer;
   private final QueueUnitStatusRecorder recorder;
+  /** Writes why units wait, and events, off the loop's thread. */
+  private final StatusWriter writer;
   /** Whether this replica surely still leads; checked before each write. */
   private final BooleanSupplier leading;
   private final AdmissionCore core = new AdmissionCore(new SplittableRandom());
@@ -124,8 +128,8 @@ public final class AdmissionLoop implements AutoCloseable {
 
   /** Status writes sent by the pass under way, for the observer. */
   private int passWrites;
-  /** When the pass under way must stop writing waits (System.nanoTime). */
-  private long waitWritesUntil;
+  /** When the pass under way must stop explaining waits (System.nanoTime). */
+  private long explainUntil;
   private boolean waitsLeft;
   private boolean replayed;
   private ScheduledFuture<?> nextPass;
@@ -137,7 +141,8 @@ public final class AdmissionLoop implements AutoCloseable {
       Clock clock,
       AdmissionSnapshots snapshots,
       AdmissionObserver observer,
-      BooleanSupplier leading) {
+      BooleanSupplier leading,
+      WriteRate statusWrites) {
     this.client = client;
     this.leading = leading;
     this.informers = informers;
@@ -145,6 +150,20 @@ public final class AdmissionLoop implements AutoCloseable {
     this.snapshots = snapshots;
     this.observer = observer;
     this.recorder = new QueueUnitStatusRecorder(client);
+    this.writer =
+        new StatusWriter(
+            recorder, statusWrites, leading, clock, System::nanoTime, observer,
+            new StatusWriter.Listener() {
+              @Override
+              public void notWritten(Set<String> unitIds) {
+                onLoop(() -> explainAgain(unitIds));
+              }
+
+              @Override
+              public void roomAgain() {
+                onLoop(AdmissionLoop.this::passSoon);
+              }
+            });
     core.setPlacementCheck(placements);
   }
 
@@ -153,7 +172,7 @@ public final class AdmissionLoop implements AutoCloseable {
     List<CompletableFuture<Void>> listed = new ArrayList<>(List.of(
         // Pods first, so that the replay knows which units still have pods.
         inform(informers.of(Pod.class), this::onPod, this::onPodGone),
-        inform(informers.of(QueueUnit.class), this::onUnit, this::onUnitGone),
+        inform(informers.of(QueueUnit.class), this::onUnitEvent, this::onUnitGone),
         inform(informers.of(ElasticQuota.class), this::onQuota, this::onQuotaGone),
         inform(informers.of(Queue.class), this::onQueue, this::onQueueGone),
         inform(informers.of(Node.class), this::onNode, this::onNodeGone)));
@@ -162,6 +181,7 @@ public final class AdmissionLoop implements AutoCloseable {
       listed.add(inform(informers.of(Device.class), this::onDevice, this::onDeviceGone));
     }
     CompletableFuture.allOf(listed.toArray(CompletableFuture[]::new)).join();
+    writer.start();
     try {
       thread.submit(this::replay).get();
     } catch (ExecutionException e) {
@@ -178,6 +198,7 @@ public final class AdmissionLoop implements AutoCloseable {
   /**
    * Stops the loop: events and passes not started yet are dropped, and the pass under way finishes
    * its writes before this returns, so a successor that leads afterwards never sees half of it.
+   * The status writer's queue is dropped; its write under way finishes.
    */
   @Override
   public void close() {
@@ -192,6 +213,7 @@ public final class AdmissionLoop implements AutoCloseable {
       thread.shutdownNow();
       Thread.currentThread().interrupt();
     }
+    writer.close();
   }
 
   private static ScheduledThreadPoolExecutor loopThread() {
@@ -237,6 +259,16 @@ public final class AdmissionLoop implements AutoCloseable {
     }
   }
 
+  /** An informer's event: that of the status writer's own write is taken as ours. */
+  private void onUnitEvent(QueueUnit unit) {
+    String id = UnitSpecs.id(unit);
+    long version = resourceVersion(unit);
+    if (version > written.getOrDefault(id, 0L) && writer.isOwnWrite(units.get(id), unit)) {
+      written.put(id, version);
+    }
+    onUnit(unit);
+  }
+
   private void onUnit(QueueUnit unit) {
     String id = UnitSpecs.id(unit);
     // Older than our last write, or its echo: the core knows it already.
@@ -249,8 +281,12 @@ public final class AdmissionLoop implements AutoCloseable {
       }
       return;
     }
+    boolean known = holdsItsPods(id);
     units.put(id, unit);
     deletedHolding.remove(id);
+    if (!known) {
+      chargePodsAgain(id);
+    }
     feed(unit);
     passSoon();
   }
@@ -260,14 +296,29 @@ public final class AdmissionLoop implements AutoCloseable {
     units.remove(id);
     written.remove(id);
     explained.remove(id);
+    writer.gone(id);
     placements.unitGone(id);
     if (pods.hasPods(id) && core.status(id).isPresent()) {
       deletedHolding.put(id, unit);
       core.holdUntilReleased(id, clock.instant());
     } else {
       core.removeUnit(id);
+      chargePodsAgain(id);
     }
     passSoon();
+  }
+
+  /**
+   * The unit came or went: its pods are charged by it or, without it, each to the quota the unit
+   * was admitted to.
+   */
+  private void chargePodsAgain(String unitId) {
+    pods.podsOf(unitId).forEach(this::onPod);
+  }
+
+  /** Whether a unit the loop knows holds the quota of its pods (see {@link PodCharges}). */
+  private boolean holdsItsPods(String unitId) {
+    return units.containsKey(unitId) || deletedHolding.containsKey(unitId);
   }
 
   /** The last pod of a unit stopped, or its first appeared: the unit's charge may change. */
@@ -349,7 +400,7 @@ public final class AdmissionLoop implements AutoCloseable {
   private void onPod(Pod pod) {
     unitPodsChanged(pods.update(pod));
     String uid = pod.getMetadata().getUid();
-    Optional<ChargedPod> charge = PodCharges.of(pod, quotas);
+    Optional<ChargedPod> charge = PodCharges.of(pod, quotas, this::holdsItsPods);
     boolean changed;
     if (charge.isPresent()) {
       chargedPods.put(uid, pod);
@@ -467,7 +518,7 @@ public final class AdmissionLoop implements AutoCloseable {
       pass.admitted().forEach(id -> admit(id, now));
       pass.preemptions().forEach(preemption -> preempt(preemption, now));
       pass.timedOutVictims().forEach(victim -> givenUp(victim, now));
-      waitWritesUntil = System.nanoTime() + WAIT_WRITES_PER_PASS.toNanos();
+      explainUntil = System.nanoTime() + EXPLAINING_PER_PASS.toNanos();
       pass.waiting().values().forEach(waiting -> explain(waiting, now));
       snapshots.publish(snapshot(pass));
       pass.nextPassBy().ifPresent(this::passAt);
@@ -483,7 +534,8 @@ public final class AdmissionLoop implements AutoCloseable {
 
   /** A unit whose queue names admission checks holds its quota in Reserved until they pass. */
   private void admit(String id, Instant now) {
-    QueueUnit unit = units.get(id);
+    writer.cancel(id);
+    QueueUnit unit = current(id);
     UnitSpec spec = core.status(id).orElseThrow().spec();
     List<String> checks = QueueChecks.required(queues.get(spec.queue()), unit);
     QueueUnitStatus admitted = checks.isEmpty()
@@ -497,9 +549,9 @@ public final class AdmissionLoop implements AutoCloseable {
 
   /** Evicts the unit in the cluster; its job reconciler then suspends the job (see feed). */
   private void preempt(Preemption preemption, Instant now) {
-    QueueUnit unit = units.get(preemption.unitId());
+    QueueUnit unit = current(preemption.unitId());
     if (store(unit, UnitStatuses.preempted(unit, preemption.reason(), now), now)) {
-      recorder.event(unit, "Warning", "Preempted", preemption.reason(), now);
+      writer.event(unit, "Warning", "Preempted", preemption.reason(), now);
     }
   }
 
@@ -508,7 +560,7 @@ public final class AdmissionLoop implements AutoCloseable {
     QueueUnit unit = units.get(id);
     core.status(id).ifPresent(status -> observer.victimTimedOut(status.spec().queue()));
     if (unit != null) {
-      recorder.event(
+      writer.event(
           unit, "Warning", "PreemptionTimeout",
           "preempted but its job did not stop within " + AdmissionCore.VICTIM_TIMEOUT
               + "; preemption goes on without waiting for it",
@@ -519,38 +571,51 @@ public final class AdmissionLoop implements AutoCloseable {
   /**
    * Says why a unit waits, when the kind of wait or the phase changes: amounts that move with
    * every admission elsewhere are not worth a write per waiting unit. An event only when the kind
-   * of wait changes.
+   * of wait changes. The status writer writes both; while its backlog is full, the unit is left
+   * for a pass after it has room.
    */
   private void explain(WaitingUnit waiting, Instant now) {
     String id = waiting.unitId();
-    QueueUnit unit = units.get(id);
     Explained last = explained.get(id);
-    String version = unit.getMetadata().getResourceVersion();
     boolean unchanged =
-        last != null && last.waiting().equals(waiting) && Objects.equals(last.resourceVersion(), version);
+        last != null
+            && last.waiting().equals(waiting)
+            && Objects.equals(last.resourceVersion(), units.get(id).getMetadata().getResourceVersion());
     if (unchanged) {
       return;
     }
     // Left unexplained, the unit is taken up by the next pass.
-    if (System.nanoTime() > waitWritesUntil) {
+    if (System.nanoTime() > explainUntil) {
       waitsLeft = true;
       return;
     }
+    QueueUnit unit = current(id);
     QueueUnitStatus desired = UnitStatuses.waiting(unit, waiting, core.status(id).orElseThrow(), now);
     // Unknown since this replica started: what the stored status says was announced.
     boolean newKind =
         last == null
             ? !UnitStatuses.sameWait(unit.getStatus(), desired)
             : !UnitStatuses.waitKind(waiting.reason()).equals(UnitStatuses.waitKind(last.waiting().reason()));
-    explained.put(id, new Explained(waiting, version));
-    if ((newKind || UnitStatuses.changesMoreThanItsWaitMessage(unit.getStatus(), desired))
-        && store(unit, desired, now)) {
-      explained.computeIfPresent(
-          id, (key, before) -> new Explained(waiting, units.get(id).getMetadata().getResourceVersion()));
+    boolean rewrite = newKind || UnitStatuses.changesMoreThanItsWaitMessage(unit.getStatus(), desired);
+    if (rewrite && !writer.status(unit, desired)) {
+      return;
     }
+    explained.put(id, new Explained(waiting, unit.getMetadata().getResourceVersion()));
     if (newKind) {
-      recorder.event(unit, "Normal", UnitStatuses.REASON_PENDING, waiting.reason().message(), now);
+      writer.event(unit, "Normal", UnitStatuses.REASON_PENDING, waiting.reason().message(), now);
     }
+  }
+
+  /** The writer did not store these units' statuses: the next pass explains them again. */
+  private void explainAgain(Set<String> unitIds) {
+    unitIds.forEach(explained::remove);
+    passAt(clock.instant().plus(RETRY));
+  }
+
+  /** The unit as the loop holds it, or as the status writer stored it since. */
+  private QueueUnit current(String id) {
+    QueueUnit held = units.get(id);
+    return held == null ? null : writer.latest(held);
   }
 
   /**

@@ -2,7 +2,7 @@ package io.koord4j.manager.admission;
 
 import java.time.Duration;
 
-/** Told of each admission, e.g. to record how long units wait. */
+/** Told of each admission, e.g. to record how long units wait, and of the status writer's work. */
 @FunctionalInterface
 public interface AdmissionObserver {
   /**
@@ -17,7 +17,23 @@ public interface AdmissionObserver {
    * An admission pass ended.
    *
    * @param took the whole pass: the core's decisions and the writes and events that record them
-   * @param writes status writes the pass made
+   * @param writes status writes the pass made: its decisions (waits go through the {@link
+   *     StatusWriter})
    */
   default void passed(Duration took, int writes) {}
+
+  /** How many units the status writer holds writes for. */
+  default void statusBacklog(int units) {}
+
+  /** A status write of the status writer was stored, or refused or failed. */
+  default void statusWritten(boolean stored) {}
+
+  /** The status writer sent an event (on the unit and its job). */
+  default void eventSent() {}
+
+  /** A queued status was replaced, by a newer one of its unit or by a decision, before it was written. */
+  default void statusCoalesced() {}
+
+  /** Queued writes of these many units were dropped, as this replica may no longer lead. */
+  default void statusesDropped(int units) {}
 }

@@ -1,8 +1,9 @@
 package io.koord4j.manager.admission;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.koord4j.api.WellKnown;
+import io.koord4j.quota.kube.PodCharges;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -14,23 +15,25 @@ import java.util.Optional;
 final class UnitPods {
   /** Each live pod's unit, and whether the pod is being deleted. */
   private final Map<String, PodState> pods = new HashMap<>();
-  private final Map<String, Integer> podsByUnit = new HashMap<>();
+  /** The live pods of each unit, by key. */
+  private final Map<String, Map<String, Pod>> podsByUnit = new HashMap<>();
   private final Map<String, Integer> deletingByUnit = new HashMap<>();
 
   private record PodState(String unit, boolean deleting) {}
 
   /** @return the pod's unit, when whether that unit has pods, or pods being deleted, changed */
   Optional<String> update(Pod pod) {
-    String unit = unitOf(pod);
+    String unit = PodCharges.unitOf(pod);
     if (unit == null || hasEnded(pod)) {
       return remove(pod);
     }
     PodState now = new PodState(unit, pod.getMetadata().getDeletionTimestamp() != null);
     PodState before = pods.put(key(pod), now);
+    Map<String, Pod> unitPods = podsByUnit.computeIfAbsent(unit, ignored -> new HashMap<>());
+    boolean changed = unitPods.put(key(pod), pod) == null && unitPods.size() == 1;
     if (now.equals(before)) {
       return Optional.empty();
     }
-    boolean changed = before == null && count(podsByUnit, unit, 1);
     if (before != null && before.deleting()) {
       changed |= count(deletingByUnit, before.unit(), -1);
     }
@@ -46,7 +49,9 @@ final class UnitPods {
     if (state == null) {
       return Optional.empty();
     }
-    boolean changed = count(podsByUnit, state.unit(), -1);
+    Map<String, Pod> unitPods = podsByUnit.get(state.unit());
+    unitPods.remove(key(pod));
+    boolean changed = unitPods.isEmpty() && podsByUnit.remove(state.unit()) != null;
     if (state.deleting()) {
       changed |= count(deletingByUnit, state.unit(), -1);
     }
@@ -55,6 +60,11 @@ final class UnitPods {
 
   boolean hasPods(String unitId) {
     return podsByUnit.containsKey(unitId);
+  }
+
+  /** The unit's live pods, as last seen. */
+  List<Pod> podsOf(String unitId) {
+    return List.copyOf(podsByUnit.getOrDefault(unitId, Map.of()).values());
   }
 
   /**
@@ -75,10 +85,6 @@ final class UnitPods {
       counts.put(unit, after);
     }
     return (before == 0) != (after == 0);
-  }
-
-  private static String unitOf(Pod pod) {
-    return WellKnown.readQueueKey(pod.getMetadata().getAnnotations(), WellKnown.RELATED_QUEUEUNIT);
   }
 
   private static boolean hasEnded(Pod pod) {

@@ -50,17 +50,19 @@ public final class Gangs {
   }
 
   /**
-   * A template whose pods name their unit {@code <ns>/<unit>} and, in a gang, join it twice over:
-   * by the PodGroup label and by Koordinator's gang annotations (name, min-available,
-   * total-number), so that schedulers reading either place the job's pods together.
+   * A template whose pods name their unit {@code <ns>/<unit>} and the quota it was admitted to,
+   * and, in a gang, join it twice over: by the PodGroup label and by Koordinator's gang annotations
+   * (name, min-available, total-number), so that schedulers reading either place the job's pods
+   * together.
    */
   public static PodTemplateSpec join(
-      PodTemplateSpec template, HasMetadata job, List<PodSetInfo> podSets) {
+      PodTemplateSpec template, HasMetadata job, List<PodSetInfo> podSets, String quota) {
     String name = job.getMetadata().getName();
     PodTemplateSpecBuilder builder =
         new PodTemplateSpecBuilder(template)
             .editOrNewMetadata()
             .addToAnnotations(WellKnown.RELATED_QUEUEUNIT, job.getMetadata().getNamespace() + "/" + name)
+            .addToAnnotations(WellKnown.UNIT_QUOTA, quota)
             .endMetadata();
     if (needsPodGroup(podSets)) {
       builder

@@ -14,6 +14,7 @@ import io.koord4j.api.queue.QueueUnitConditions;
 import io.koord4j.api.queue.QueueUnitPhase;
 import io.koord4j.api.queue.QueueUnitSpec;
 import io.koord4j.api.queue.QueueUnitStatus;
+import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.jobs.GangShape;
 import io.koord4j.jobs.JobAdapter;
 import io.koord4j.jobs.JobPhase;
@@ -24,6 +25,7 @@ import io.koord4j.manager.support.KubeObjects;
 import io.koord4j.manager.support.QueueUnitStatusRecorder;
 import io.koord4j.manager.support.SharedInformers;
 import io.koord4j.quantity.ResourceQuantities;
+import io.koord4j.quota.kube.QuotaResolver;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
@@ -104,15 +106,18 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
       requeueChanged(unit.get(), change.get(), client);
     } else if (UnitStatuses.isAdmitted(status)) {
       if (adapter.isSuspended(job)) {
-        start(job, UnitStatuses.checkedNodeSelector(status), client);
+        start(job, unit.get(), client);
       } else if (phase == JobPhase.RUNNING && QueueUnitPhase.DEQUEUED.equals(status.getPhase())) {
         markRunning(unit.get(), client);
       }
     } else if (!UnitStatuses.isFinished(status)) {
       if (!adapter.isSuspended(job)) {
-        client.resource(adapter.suspend(job)).update();
+        // Else the job's status changes once its controller has seen the resumption: reconciled then.
+        if (adapter.resumptionSeen(job)) {
+          client.resource(adapter.suspend(job)).update();
+        }
       } else if (UnitStatuses.awaitsRelease(status)) {
-        if (phase == JobPhase.PENDING) {
+        if (adapter.hasStopped(job)) {
           // Suspended with no pod left: only now may the queue give the quota to another unit.
           writeStatus(unit.get(), UnitStatuses.released(status, clock.instant()), client);
         }
@@ -140,7 +145,7 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
    * Joins the pods to the gang, keeps them where the admission checks placed the gang, and
    * resumes the job in one update, after the PodGroup exists.
    */
-  private void start(T suspended, Map<String, String> nodeSelector, KubernetesClient client) {
+  private void start(T suspended, QueueUnit unit, KubernetesClient client) {
     // A job that ran before has its start cleared first, so that its templates may change.
     T job =
         adapter.withTemplatesMutable(suspended).isEmpty()
@@ -151,12 +156,22 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
       // Applied, not only created: a job requeued at a new size needs its gang's new minMember.
       client.resource(Gangs.podGroup(job, podSets)).fieldManager(Gangs.FIELD_MANAGER).forceConflicts().serverSideApply();
     }
+    Map<String, String> nodeSelector = UnitStatuses.checkedNodeSelector(unit.getStatus());
+    String quota = quotaOf(unit);
     T started = adapter.resume(adapter.editPodTemplates(
-        job, t -> Gangs.withNodeSelector(Gangs.join(t, job, podSets), nodeSelector)));
+        job, t -> Gangs.withNodeSelector(Gangs.join(t, job, podSets, quota), nodeSelector)));
     Map<String, String> annotations = new HashMap<>(orEmpty(started.getMetadata().getAnnotations()));
     annotations.put(WellKnown.JOB_DEQUEUE_TIMESTAMP, now());
     started.getMetadata().setAnnotations(annotations);
     client.resource(started).update();
+  }
+
+  /** The quota the admission loop charges the unit to, resolved from the same quotas. */
+  private String quotaOf(QueueUnit unit) {
+    Map<String, ElasticQuota> byName = new HashMap<>();
+    informers.of(ElasticQuota.class).getStore().list()
+        .forEach(quota -> byName.put(quota.getMetadata().getName(), quota));
+    return QuotaResolver.resolve(unit, byName);
   }
 
   private void finish(QueueUnit unit, JobPhase phase, KubernetesClient client) {

@@ -6,6 +6,7 @@ import io.koord4j.manager.admission.AdmissionSnapshots;
 import io.koord4j.manager.admission.QueueKeys;
 import io.koord4j.quota.ResourceVector;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
@@ -13,20 +14,22 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
  * The manager's Prometheus metrics: units pending and admitted per queue (labels {@code
  * namespace} and {@code queue}), how long units wait
  * from enqueue to admission, preemption victims given up on, and quota used and runtime per
- * quota and resource, and how long each admission pass takes and how many statuses it writes. CPU
- * is in cores.
+ * quota and resource, how long each admission pass takes and how many statuses it writes, and
+ * the status writer's backlog, writes, events, coalesced and dropped statuses. CPU is in cores.
  */
 public final class ManagerMetrics implements AdmissionObserver {
   private final MeterRegistry registry;
   private final MultiGauge units;
   private final MultiGauge quotaUsed;
   private final MultiGauge quotaRuntime;
+  private final AtomicInteger statusBacklog = new AtomicInteger();
 
   public ManagerMetrics(MeterRegistry registry, AdmissionSnapshots snapshots) {
     this.registry = registry;
@@ -42,6 +45,9 @@ public final class ManagerMetrics implements AdmissionObserver {
         MultiGauge.builder("koord4j.quota.runtime")
             .description("resources a quota may use now, after borrowing and lending")
             .register(registry);
+    Gauge.builder("koord4j.status.writer.queued", statusBacklog, AtomicInteger::get)
+        .description("units whose status or events wait in the status writer")
+        .register(registry);
     snapshots.subscribe(this::update);
   }
 
@@ -71,9 +77,47 @@ public final class ManagerMetrics implements AdmissionObserver {
         .register(registry)
         .record(took);
     Counter.builder("koord4j.admission.status.writes")
-        .description("QueueUnit status writes made by admission passes")
+        .description("QueueUnit status writes of decisions made by admission passes")
         .register(registry)
         .increment(writes);
+  }
+
+  @Override
+  public void statusBacklog(int units) {
+    statusBacklog.set(units);
+  }
+
+  @Override
+  public void statusWritten(boolean stored) {
+    Counter.builder("koord4j.status.writer.writes")
+        .description("QueueUnit status writes of the status writer, stored or failed (refused)")
+        .tag("result", stored ? "stored" : "failed")
+        .register(registry)
+        .increment();
+  }
+
+  @Override
+  public void eventSent() {
+    Counter.builder("koord4j.status.writer.events")
+        .description("events sent by the status writer")
+        .register(registry)
+        .increment();
+  }
+
+  @Override
+  public void statusCoalesced() {
+    Counter.builder("koord4j.status.writer.coalesced")
+        .description("queued statuses replaced, by a newer one of their unit or a decision, before being written")
+        .register(registry)
+        .increment();
+  }
+
+  @Override
+  public void statusesDropped(int units) {
+    Counter.builder("koord4j.status.writer.dropped")
+        .description("units whose queued writes were dropped, as the replica may no longer lead")
+        .register(registry)
+        .increment(units);
   }
 
   private void update(AdmissionSnapshot snapshot) {

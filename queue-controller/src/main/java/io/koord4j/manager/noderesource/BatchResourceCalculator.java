@@ -1,7 +1,10 @@
 package io.koord4j.manager.noderesource;
 
+import io.koord4j.api.WellKnown;
 import io.koord4j.colocation.PriorityClass;
 import io.koord4j.colocation.QosClass;
+import io.koord4j.colocation.ThirdPartyAllocations;
+import io.koord4j.quota.ResourceVector;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +37,18 @@ public final class BatchResourceCalculator {
 
   /** The result, with how it was reached. */
   public record BatchResources(CpuMemory amount, String cpuMessage, String memoryMessage) {}
+
+  /**
+   * What third parties use of the node's batch resources, from the {@code koord-batch} entries of its
+   * thirdPartyAllocations. The room they reserve beyond that is not counted: it stays in the node's
+   * allocatable, and koord-scheduler keeps batch pods out of it.
+   *
+   * @throws IllegalArgumentException when the annotation cannot be read
+   */
+  public static CpuMemory thirdPartyUse(String nodeName, Map<String, String> annotations) {
+    ResourceVector used = ThirdPartyAllocations.of(nodeName, annotations).used();
+    return new CpuMemory(used.get(WellKnown.BATCH_CPU), used.get(WellKnown.BATCH_MEMORY));
+  }
 
   public static BatchResources calculate(
       ColocationStrategy strategy, NodeFigures node, List<PodInfo> pods, List<PodUsage> podUsages) {

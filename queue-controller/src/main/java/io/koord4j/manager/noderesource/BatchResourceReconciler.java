@@ -31,15 +31,15 @@ import org.slf4j.LoggerFactory;
  * Koordinator's noderesource controller for batch resources: from each node's NodeMetric, its pods
  * and the {@code slo-controller-config} ConfigMap, writes {@code kubernetes.io/batch-cpu} and
  * {@code batch-memory} into the node's capacity and allocatable, less what third parties (YARN)
- * hold, and removes them when colocation is off or the NodeMetric is stale. It reads every kind
- * through the process's shared informers, so Nodes and Pods are not watched a second time.
+ * use, and removes them when colocation is off or the NodeMetric is stale. The room third parties
+ * reserve beyond their use stays in the allocatable; koord-scheduler keeps batch pods out of it. It
+ * reads every kind through the process's shared informers, so Nodes and Pods are not watched a
+ * second time.
  */
 public final class BatchResourceReconciler implements AutoCloseable {
   public static final String NAME = "batchresources";
   /** Colocation is opt-in, as in Koordinator: the controller runs only when this is true. */
   public static final String SWITCH = "KOORD4J_BATCH_RESOURCES";
-  /** What batch resources the node has before third parties take their share. */
-  public static final String ORIGIN_ANNOTATION = "node.koordinator.sh/originExtendedAllocatable";
   private static final Logger LOG = LoggerFactory.getLogger(BatchResourceReconciler.class);
   /** The pods' index by the node they are bound to. */
   private static final String BY_NODE = "nodeName";
@@ -130,9 +130,9 @@ public final class BatchResourceReconciler implements AutoCloseable {
         BatchResourceInputs.node(node, metric.get()),
         BatchResourceInputs.pods(new ArrayList<>(pods.getIndexer().byIndex(BY_NODE, name))),
         BatchResourceInputs.podUsages(metric.get()));
-    CpuMemory thirdParty = ThirdPartyAllocations.batch(name, node.getMetadata().getAnnotations());
+    CpuMemory thirdParty = BatchResourceCalculator.thirdPartyUse(name, node.getMetadata().getAnnotations());
     CpuMemory kube = batch.amount().minus(thirdParty).atLeastZero();
-    // What a third party holds is never hidden by the diff threshold: Kubernetes would book it twice.
+    // What a third party uses is never hidden by the diff threshold: Kubernetes would book it twice.
     // Nor is a move of the origin while third parties hold all of it: they size themselves by it.
     if (needsWrite(node, kube, strategy, now)
         || !thirdParty.equals(thirdPartyWritten.get(name))
@@ -194,7 +194,7 @@ public final class BatchResourceReconciler implements AutoCloseable {
     Map<String, String> originJson = Map.of(
         WellKnown.BATCH_CPU, Long.toString(origin.cpuMilli()), WellKnown.BATCH_MEMORY, Long.toString(origin.memoryBytes()));
     client.nodes().withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(
-        Map.of("metadata", Map.of("annotations", Map.of(ORIGIN_ANNOTATION, Serialization.asJson(Map.of("resources", originJson)))))));
+        Map.of("metadata", Map.of("annotations", Map.of(WellKnown.ORIGIN_EXTENDED_ALLOCATABLE, Serialization.asJson(Map.of("resources", originJson)))))));
     Map<String, String> resources = Map.of(
         WellKnown.BATCH_CPU, Long.toString(kube.cpuMilli()), WellKnown.BATCH_MEMORY, Long.toString(kube.memoryBytes()));
     patchStatus(client, name, resources);

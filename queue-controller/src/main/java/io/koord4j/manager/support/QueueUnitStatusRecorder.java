@@ -17,7 +17,7 @@ import java.util.Optional;
  * lastUpdateTime}, and carries the resourceVersion the decision was based on, so a unit changed
  * meanwhile is refused (409) rather than overwritten.
  */
-public final class QueueUnitStatusRecorder {
+public final class QueueUnitStatusRecorder implements QueueUnitWrites {
 
   private final KubernetesClient client;
 
@@ -32,19 +32,30 @@ public final class QueueUnitStatusRecorder {
    * @throws KubernetesClientException on a conflict or when the unit is gone
    */
   public Optional<QueueUnit> record(QueueUnit current, QueueUnitStatus desired, Instant now) {
+    return changed(current, desired, now).map(status -> store(current, status));
+  }
+
+  /** {@code desired} stamped with {@code now}, or empty when it equals the current status. */
+  public static Optional<QueueUnitStatus> changed(QueueUnit current, QueueUnitStatus desired, Instant now) {
     if (Json.same(current.getStatus(), desired)) {
       return Optional.empty();
     }
     desired.setLastUpdateTime(now.toString());
+    return Optional.of(desired);
+  }
+
+  @Override
+  public QueueUnit store(QueueUnit current, QueueUnitStatus status) {
     QueueUnit updated = Json.copy(current);
-    updated.setStatus(desired);
-    return Optional.of(client.resource(updated).updateStatus());
+    updated.setStatus(status);
+    return client.resource(updated).updateStatus();
   }
 
   /**
    * A Kubernetes Event on the unit and on the job it stands for, where its user looks; a failure
    * is only logged, events are best effort.
    */
+  @Override
   public void event(QueueUnit unit, String type, String reason, String message, Instant now) {
     KubeObjects.event(client, unit, type, reason, message, now);
     ObjectReference job = unit.getSpec() == null ? null : unit.getSpec().getConsumerRef();

@@ -13,6 +13,7 @@ import io.koord4j.api.queue.QueueUnitSpec;
 import io.koord4j.manager.admission.AdmissionLoop;
 import io.koord4j.manager.admission.AdmissionSnapshot;
 import io.koord4j.manager.admission.AdmissionSnapshots;
+import io.koord4j.manager.admission.WriteRate;
 import io.koord4j.manager.support.SharedInformers;
 import io.koord4j.quota.ResourceVector;
 import io.koord4j.testing.LocalCluster;
@@ -85,7 +86,8 @@ class FailedWritesIT {
     try (SharedInformers informers = new SharedInformers(client);
         AdmissionLoop loop =
             new AdmissionLoop(
-                writes, informers, Clock.systemUTC(), snapshots, (queue, waited) -> {}, leading)) {
+                writes, informers, Clock.systemUTC(), snapshots, (queue, waited) -> {}, leading,
+                WriteRate.DEFAULTS)) {
       loop.start();
       await().atMost(Duration.ofMinutes(2)).until(() -> used.size() >= 3);
     }

@@ -47,6 +47,30 @@ class QuotaReleaseIT extends InProcessManagerBase {
     }
   }
 
+  /** The unit goes while no manager runs: the next one finds only the pods, and charges them. */
+  @Test
+  void aJobDeletedWhileNoManagerRunsStaysChargedUntilItsPodsAreGone() throws InterruptedException {
+    try (TestCluster cluster = new TestCluster(client, "it-release-restart")) {
+      String quota = cluster.quota("team", null, false, "1", "1");
+      cluster.job("first", quota, 1, "1", 0, "600s");
+      Pod pod = awaitRunningPod(cluster, "first");
+      hold(pod);
+      try {
+        InProcessManager.stop();
+        client.batch().v1().jobs().inNamespace(cluster.namespace).withName("first")
+            .withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
+        await().atMost(DECISION).until(() -> terminating(pod) && cluster.unit("first") == null);
+        InProcessManager.ensureRunning();
+        cluster.job("second", quota, 1, "1", 0, "600s");
+        awaitWaitingForQuota(cluster, "second");
+        assertThat(cluster.resumed("second")).as("second started while the first's pod runs").isFalse();
+      } finally {
+        release(pod);
+      }
+      await().atMost(DECISION).until(() -> cluster.resumed("second"));
+    }
+  }
+
   @Test
   void aPreemptedJobsQuotaWaitsForItsTerminatingPods() {
     try (TestCluster cluster = new TestCluster(client, "it-release-evicted")) {

@@ -77,12 +77,13 @@ class QueueUnitsAndGangsTest {
   void joinedTemplatesNameTheirGangAndUnit() {
     Job job = job(2);
     Job single = job(1);
-    PodTemplateSpec joined = Gangs.join(job.getSpec().getTemplate(), job, adapter.podSets(job));
-    PodTemplateSpec alone = Gangs.join(single.getSpec().getTemplate(), single, adapter.podSets(single));
+    PodTemplateSpec joined = Gangs.join(job.getSpec().getTemplate(), job, adapter.podSets(job), "nlp");
+    PodTemplateSpec alone = Gangs.join(single.getSpec().getTemplate(), single, adapter.podSets(single), "nlp");
 
     assertThat(joined.getMetadata().getLabels()).containsEntry(WellKnown.POD_GROUP_LABEL, "train");
     assertThat(joined.getMetadata().getAnnotations())
         .containsEntry(WellKnown.RELATED_QUEUEUNIT, "ns/train")
+        .containsEntry(WellKnown.UNIT_QUOTA, "nlp")
         .containsEntry(WellKnown.GANG_NAME, "train")
         .containsEntry(WellKnown.GANG_MIN_AVAILABLE, "2")
         .containsEntry(WellKnown.GANG_TOTAL_NUMBER, "2");

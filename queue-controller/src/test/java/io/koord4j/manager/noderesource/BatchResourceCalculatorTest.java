@@ -66,16 +66,18 @@ class BatchResourceCalculatorTest {
   }
 
   @Test
-  void thirdPartyBatchAllocationsAreSummedByPriority() {
+  void onlyWhatThirdPartiesUseIsTakenOffNotTheRoomTheyReserve() {
     String yarn = """
         {"allocations":[
           {"name":"hadoop-yarn","priority":"koord-batch","resources":{"kubernetes.io/batch-cpu":"4000","kubernetes.io/batch-memory":"8Gi"}},
+          {"name":"hadoop-yarn-reserved","priority":"koord-batch","resources":{"kubernetes.io/batch-cpu":"2000","kubernetes.io/batch-memory":"2Gi"}},
+          {"name":"spark","priority":"koord-batch","resources":{"kubernetes.io/batch-cpu":"500"}},
           {"name":"other","priority":"koord-prod","resources":{"kubernetes.io/batch-cpu":"1000"}}]}
         """;
-    assertThat(ThirdPartyAllocations.batch("n", Map.of("node.koordinator.sh/thirdPartyAllocations", yarn)))
-        .isEqualTo(new CpuMemory(4_000, 8 * GIB));
-    assertThat(ThirdPartyAllocations.batch("n", Map.of())).isEqualTo(CpuMemory.ZERO);
-    assertThatThrownBy(() -> ThirdPartyAllocations.batch("n", Map.of("node.koordinator.sh/thirdPartyAllocations", "[")))
+    assertThat(BatchResourceCalculator.thirdPartyUse("n", Map.of("node.koordinator.sh/thirdPartyAllocations", yarn)))
+        .isEqualTo(new CpuMemory(4_500, 8 * GIB));
+    assertThat(BatchResourceCalculator.thirdPartyUse("n", Map.of())).isEqualTo(CpuMemory.ZERO);
+    assertThatThrownBy(() -> BatchResourceCalculator.thirdPartyUse("n", Map.of("node.koordinator.sh/thirdPartyAllocations", "[")))
         .hasMessageContaining("node n: annotation node.koordinator.sh/thirdPartyAllocations is not valid JSON");
   }
 

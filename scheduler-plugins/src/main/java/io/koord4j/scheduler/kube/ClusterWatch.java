@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.koord4j.api.WellKnown;
 import io.koord4j.api.device.Device;
 import io.koord4j.api.gang.PodGroup;
 import io.koord4j.api.quota.ElasticQuota;
@@ -42,6 +43,9 @@ import org.slf4j.LoggerFactory;
 public final class ClusterWatch implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ClusterWatch.class);
+  /** The node annotations the batch room third parties leave to pods is read from. */
+  private static final List<String> THIRD_PARTY_ANNOTATIONS =
+      List.of(WellKnown.THIRD_PARTY_ALLOCATIONS, WellKnown.ORIGIN_EXTENDED_ALLOCATABLE);
 
   private final KubernetesClient client;
   private final String schedulerName;
@@ -189,11 +193,21 @@ public final class ClusterWatch implements AutoCloseable {
     }
   }
 
-  /** Node status heartbeats change nothing a filter reads; skipping them avoids useless retries. */
+  /**
+   * Node status heartbeats change nothing a filter reads; skipping them avoids useless retries. A
+   * change of third parties' allocations does: it may free room a batch pod waits for.
+   */
   static boolean schedulingRelevantChange(Node old, Node node) {
     return !Objects.equals(old.getMetadata().getLabels(), node.getMetadata().getLabels())
         || !Objects.equals(old.getSpec(), node.getSpec())
-        || !Objects.equals(allocatable(old), allocatable(node));
+        || !Objects.equals(allocatable(old), allocatable(node))
+        || THIRD_PARTY_ANNOTATIONS.stream()
+            .anyMatch(key -> !Objects.equals(annotation(old, key), annotation(node, key)));
+  }
+
+  private static String annotation(Node node, String key) {
+    Map<String, String> annotations = node.getMetadata().getAnnotations();
+    return annotations == null ? null : annotations.get(key);
   }
 
   private static Map<String, io.fabric8.kubernetes.api.model.Quantity> allocatable(Node node) {

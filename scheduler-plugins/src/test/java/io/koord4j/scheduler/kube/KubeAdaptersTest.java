@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.koord4j.api.WellKnown;
 import org.junit.jupiter.api.Test;
 
 class KubeAdaptersTest {
@@ -21,11 +22,17 @@ class KubeAdaptersTest {
     Node relabelled = new NodeBuilder(node).editMetadata().addToLabels("pool", "gpu").endMetadata().build();
     Node cordoned = new NodeBuilder(node).editSpec().withUnschedulable(true).endSpec().build();
     Node grown = new NodeBuilder(node).editStatus().addToAllocatable("cpu", new Quantity("16")).endStatus().build();
+    Node yarnYielded = new NodeBuilder(node).editMetadata()
+        .addToAnnotations(WellKnown.THIRD_PARTY_ALLOCATIONS, "{\"allocations\":[]}").endMetadata().build();
+    Node annotated = new NodeBuilder(node).editMetadata().addToAnnotations("note", "x").endMetadata().build();
 
     assertThat(ClusterWatch.schedulingRelevantChange(node, heartbeat)).isFalse();
     assertThat(ClusterWatch.schedulingRelevantChange(node, relabelled)).isTrue();
     assertThat(ClusterWatch.schedulingRelevantChange(node, cordoned)).isTrue();
     assertThat(ClusterWatch.schedulingRelevantChange(node, grown)).isTrue();
+    assertThat(ClusterWatch.schedulingRelevantChange(node, yarnYielded))
+        .as("third parties' allocations decide what batch pods fit").isTrue();
+    assertThat(ClusterWatch.schedulingRelevantChange(node, annotated)).isFalse();
   }
 
   @Test

@@ -13,8 +13,8 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.koord4j.api.WellKnown;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.koord4j.jobs.JobAdapters;
-import io.koord4j.jobs.RayClusterAdapter;
-import io.koord4j.jobs.TFJobAdapter;
+import io.koord4j.jobs.RayCluster;
+import io.koord4j.jobs.TFJob;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -226,7 +226,7 @@ class JobMutatorTest {
 
   @Test
   void aQueuedTFJobIsHeldThroughItsRunPolicy() {
-    TFJobAdapter.TFJob tfJob = Serialization.unmarshal("""
+    TFJob tfJob = Serialization.unmarshal("""
         apiVersion: kubeflow.org/v1
         kind: TFJob
         metadata: {name: mnist, namespace: team-a, labels: {quota.scheduling.koordinator.sh/name: gpu}}
@@ -235,7 +235,7 @@ class JobMutatorTest {
             Worker:
               replicas: 2
               template: {spec: {containers: [{name: tensorflow, image: tf}]}}
-        """, TFJobAdapter.TFJob.class);
+        """, TFJob.class);
     AdmissionReview request = create(tfJob);
 
     JsonNode stored = patched(request, labelled.handle(request));
@@ -245,7 +245,7 @@ class JobMutatorTest {
 
   @Test
   void theRayClusterOfARayJobIsLeftAloneEvenInAManagedNamespace() {
-    RayClusterAdapter.RayCluster cluster = Serialization.unmarshal("""
+    RayCluster cluster = Serialization.unmarshal("""
         apiVersion: ray.io/v1
         kind: RayCluster
         metadata:
@@ -255,7 +255,7 @@ class JobMutatorTest {
           ownerReferences: [{apiVersion: ray.io/v1, kind: RayJob, name: rayjob-sample, uid: u1}]
         spec:
           headGroupSpec: {template: {spec: {containers: [{name: ray-head, image: ray}]}}}
-        """, RayClusterAdapter.RayCluster.class);
+        """, RayCluster.class);
     AdmissionHandler managed =
         new JobMutator(JobAdapters.builtIn(), queues, false).handler(true);
 

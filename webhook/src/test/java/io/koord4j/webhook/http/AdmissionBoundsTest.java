@@ -123,7 +123,7 @@ class AdmissionBoundsTest {
     HttpResponse<String> response =
         client.send(
             HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + server.port() + path))
-                .timeout(Duration.ofSeconds(10))
+                .timeout(Duration.ofSeconds(60))
                 .POST(HttpRequest.BodyPublishers.ofByteArray(REVIEW))
                 .build(),
             HttpResponse.BodyHandlers.ofString());

@@ -11,14 +11,10 @@ import java.util.Optional;
  *     pods on it request
  * @param allocations its {@code node.koordinator.sh/thirdPartyAllocations} annotation, or null
  * @param batchPodsWaiting a Kubernetes batch pod waits to be scheduled and may go to this node
- * @param withheld what the node's batch resources keep from Kubernetes for third parties (its
- *     origin less its allocatable); empty when no batch-resources controller keeps the origin
- *     record, so that nothing takes third parties off
  */
 public record NodeView(
     String name,
     Optional<NodeManagerId> nodeManager,
     BatchResources yarnShare,
     String allocations,
-    boolean batchPodsWaiting,
-    Optional<BatchResources> withheld) {}
+    boolean batchPodsWaiting) {}

@@ -13,9 +13,10 @@ import java.util.Set;
  *
  * <p>A NodeManager's total is its node's YARN share, except while Kubernetes batch pods wait for the
  * node: then Kubernetes goes first and YARN keeps only what it uses. Whatever YARN may hold is
- * recorded on the node before YARN may take it: a raise is pushed only once the node's batch
- * resources no longer offer it to Kubernetes, and a lowering is recorded only after it is pushed and
- * YARN's use read again. So no room is ever offered to both.
+ * recorded on the node before YARN may take it: a raise is pushed only in a round after the record
+ * holds it, and a lowering is recorded only after it is pushed and YARN's use read again. So
+ * koord-scheduler, which keeps batch pods out of what the record holds, never offers room YARN may
+ * fill.
  *
  * @param pushes NodeManagers whose total is to change
  * @param pulls nodes whose annotation differs from what their NodeManager holds and may hold
@@ -85,14 +86,11 @@ public record SyncPlan(List<Push> pushes, List<Pull> pulls) {
   }
 
   /**
-   * Whether YARN may be given {@code wanted}: the node's record already holds it for YARN and, when a
-   * batch-resources controller takes third parties off, the node's batch resources no longer offer
-   * any of what the record holds.
+   * Whether YARN may be given {@code wanted}: the node's record already holds it for YARN, so that
+   * koord-scheduler, which reads the record, places no batch pod into it.
    */
   private static boolean raiseTakenFromKubernetes(NodeView node, YarnResources wanted) {
-    String record = node.allocations();
-    return wanted.toBatch().fitsIn(ThirdPartyAllocations.yarnHeld(record))
-        && node.withheld().map(ThirdPartyAllocations.batchHeld(record)::fitsIn).orElse(true);
+    return wanted.toBatch().fitsIn(ThirdPartyAllocations.yarnHeld(node.allocations()));
   }
 
   /** Whether a push takes resources away from a NodeManager. */

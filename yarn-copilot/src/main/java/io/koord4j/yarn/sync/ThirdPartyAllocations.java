@@ -8,17 +8,21 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.koord4j.api.WellKnown;
 import java.util.Set;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 
 /**
  * The node annotation {@code node.koordinator.sh/thirdPartyAllocations} in Koordinator's format:
  * {@code {"allocations":[{"name":"hadoop-yarn","priority":"koord-batch","resources":{...}}]}}.
  * The copilot owns two entries: {@code hadoop-yarn}, what YARN containers use (as Koordinator's
- * copilot writes it), and {@code hadoop-yarn-reserved}, the room YARN's NodeManager total lets it
- * fill beyond that, present only while there is some. Entries of other allocators are kept.
+ * copilot writes it), which the batch-resources controller takes off the node's batch resources,
+ * and {@code hadoop-yarn-reserved}, the room YARN's NodeManager total lets it fill beyond that,
+ * present only while there is some, which koord-scheduler keeps batch pods out of. Entries of other
+ * allocators are kept.
  */
 public final class ThirdPartyAllocations {
   public static final String YARN = "hadoop-yarn";
-  public static final String YARN_RESERVED = "hadoop-yarn-reserved";
+  public static final String YARN_RESERVED = YARN + WellKnown.RESERVED_ALLOCATION_SUFFIX;
   public static final String BATCH_PRIORITY = "koord-batch";
 
   private static final Set<String> YARN_ENTRIES = Set.of(YARN, YARN_RESERVED);
@@ -45,38 +49,21 @@ public final class ThirdPartyAllocations {
 
   /** Whether the annotation has an entry of YARN's. */
   public static boolean hasYarn(String annotation) {
-    return sum(annotation, Kind.YARN) != null;
+    return yarnEntries(annotation).findAny().isPresent();
   }
 
   /** What YARN's entries hold together, in batch units; zero without them. */
   public static BatchResources yarnHeld(String annotation) {
-    BatchResources held = sum(annotation, Kind.YARN);
-    return held == null ? BatchResources.ZERO : held;
+    return yarnEntries(annotation)
+        .map(allocation -> allocation.path("resources"))
+        .map(resources -> new BatchResources(
+            amount(resources.path(WellKnown.BATCH_CPU)), amount(resources.path(WellKnown.BATCH_MEMORY))))
+        .reduce(BatchResources.ZERO, BatchResources::plus);
   }
 
-  /** What every {@code koord-batch} entry holds together: what the node's batch resources lose to third parties. */
-  public static BatchResources batchHeld(String annotation) {
-    BatchResources held = sum(annotation, Kind.BATCH);
-    return held == null ? BatchResources.ZERO : held;
-  }
-
-  private enum Kind { YARN, BATCH }
-
-  /** The sum of the entries of one kind, or null when there are none. */
-  private static BatchResources sum(String annotation, Kind kind) {
-    BatchResources sum = null;
-    for (JsonNode allocation : parse(annotation).withArray("allocations")) {
-      boolean counted = kind == Kind.YARN
-          ? YARN_ENTRIES.contains(allocation.path("name").asText())
-          : BATCH_PRIORITY.equals(allocation.path("priority").asText());
-      if (counted) {
-        JsonNode resources = allocation.path("resources");
-        BatchResources entry = new BatchResources(
-            amount(resources.path(WellKnown.BATCH_CPU)), amount(resources.path(WellKnown.BATCH_MEMORY)));
-        sum = sum == null ? entry : sum.plus(entry);
-      }
-    }
-    return sum;
+  private static Stream<JsonNode> yarnEntries(String annotation) {
+    return StreamSupport.stream(parse(annotation).withArray("allocations").spliterator(), false)
+        .filter(allocation -> YARN_ENTRIES.contains(allocation.path("name").asText()));
   }
 
   /** An entry's amount; one that is missing or unreadable counts as nothing. */

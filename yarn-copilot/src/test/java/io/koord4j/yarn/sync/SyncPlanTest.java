@@ -17,7 +17,7 @@ class SyncPlanTest {
 
   @Test
   void pushesTheNodesShareAsTotalAndRecordsWhatYarnUsesAndMayStillTake() {
-    NodeView node = node(null, false, Optional.empty());
+    NodeView node = node(null, false);
     NodeManagerReport registered = report(new YarnResources(8, 8192), new YarnResources(1, 512));
 
     SyncPlan plan = SyncPlan.plan(List.of(node), Map.of(NM, registered), ANSWERED);
@@ -40,7 +40,7 @@ class SyncPlanTest {
   void aRaiseIsRecordedOnTheNodeBeforeItIsPushed() {
     NodeManagerReport held = report(new YarnResources(1, 512), new YarnResources(1, 512));
 
-    SyncPlan record = SyncPlan.plan(List.of(node(null, false, Optional.empty())), Map.of(NM, held), ANSWERED);
+    SyncPlan record = SyncPlan.plan(List.of(node(null, false)), Map.of(NM, held), ANSWERED);
     assertThat(record.pushes()).isEmpty();
     assertThat(record.pulls()).singleElement().satisfies(pull -> {
       assertThat(pull.used()).isEqualTo(new YarnResources(1, 512));
@@ -48,29 +48,16 @@ class SyncPlanTest {
     });
 
     String recorded = record.pulls().get(0).allocations();
-    SyncPlan raise = SyncPlan.plan(List.of(node(recorded, false, Optional.empty())), Map.of(NM, held), ANSWERED);
+    SyncPlan raise = SyncPlan.plan(List.of(node(recorded, false)), Map.of(NM, held), ANSWERED);
     assertThat(raise.pushes()).containsExactly(new SyncPlan.Push("a", NM, TOTAL, false));
     assertThat(raise.pulls()).as("already recorded").isEmpty();
-  }
-
-  @Test
-  void withABatchResourcesControllerTheRaiseWaitsUntilTheNodesBatchResourcesNoLongerOfferIt() {
-    String recorded = ThirdPartyAllocations.withYarn(null, new YarnResources(1, 512), new YarnResources(3, 3584));
-    NodeManagerReport held = report(new YarnResources(1, 512), new YarnResources(1, 512));
-
-    NodeView stillOffered = node(recorded, false, Optional.of(new BatchResources(1000, 512 * MIB)));
-    assertThat(SyncPlan.plan(List.of(stillOffered), Map.of(NM, held), ANSWERED).pushes()).isEmpty();
-
-    NodeView takenOff = node(recorded, false, Optional.of(SHARE));
-    assertThat(SyncPlan.plan(List.of(takenOff), Map.of(NM, held), ANSWERED).pushes())
-        .containsExactly(new SyncPlan.Push("a", NM, TOTAL, false));
   }
 
   @Test
   void whileKubernetesBatchPodsWaitYarnKeepsOnlyWhatItUses() {
     NodeManagerReport report = report(TOTAL, new YarnResources(1, 2048));
 
-    SyncPlan plan = SyncPlan.plan(List.of(node(null, true, Optional.empty())), Map.of(NM, report), ANSWERED);
+    SyncPlan plan = SyncPlan.plan(List.of(node(null, true)), Map.of(NM, report), ANSWERED);
 
     assertThat(plan.pushes()).containsExactly(new SyncPlan.Push("a", NM, new YarnResources(1, 2048), true));
     assertThat(plan.lowersAny()).isTrue();
@@ -81,7 +68,7 @@ class SyncPlanTest {
     String recorded = ThirdPartyAllocations.withYarn(null, new YarnResources(1, 512), new YarnResources(3, 3584));
     NodeManagerReport report = report(TOTAL, new YarnResources(1, 512));
 
-    SyncPlan plan = SyncPlan.plan(List.of(node(recorded, false, Optional.empty())), Map.of(NM, report), ANSWERED);
+    SyncPlan plan = SyncPlan.plan(List.of(node(recorded, false)), Map.of(NM, report), ANSWERED);
 
     assertThat(plan.pushes()).isEmpty();
     assertThat(plan.pulls()).isEmpty();
@@ -91,7 +78,7 @@ class SyncPlanTest {
   void aNodeManagerThatIsNotRunningGetsNoPushButItsUseIsStillRecorded() {
     NodeManagerReport unhealthy = new NodeManagerReport(NM, false, new YarnResources(8, 8192), new YarnResources(2, 1024));
 
-    SyncPlan plan = SyncPlan.plan(List.of(node(null, false, Optional.empty())), Map.of(NM, unhealthy), ANSWERED);
+    SyncPlan plan = SyncPlan.plan(List.of(node(null, false)), Map.of(NM, unhealthy), ANSWERED);
 
     assertThat(plan.pushes()).isEmpty();
     assertThat(plan.pulls()).singleElement().satisfies(pull -> {
@@ -103,7 +90,7 @@ class SyncPlanTest {
   @Test
   void silentResourceManagerOrUnregisteredNodeManagerLeavesTheRecordAlone() {
     String recorded = ThirdPartyAllocations.withYarn(null, new YarnResources(3, 3072), YarnResources.ZERO);
-    NodeView node = node(recorded, false, Optional.empty());
+    NodeView node = node(recorded, false);
     NodeManagerReport report = report(new YarnResources(8, 8192), YarnResources.ZERO);
 
     assertThat(SyncPlan.plan(List.of(node), Map.of(NM, report), Set.of()))
@@ -113,9 +100,9 @@ class SyncPlanTest {
 
   @Test
   void aNodeWithoutNodeManagerIsUntouchedUnlessYarnHadARecordThere() {
-    NodeView never = new NodeView("plain", Optional.empty(), SHARE, "{\"allocations\":[]}", false, Optional.empty());
+    NodeView never = new NodeView("plain", Optional.empty(), SHARE, "{\"allocations\":[]}", false);
     String recorded = ThirdPartyAllocations.withYarn(null, new YarnResources(3, 3072), new YarnResources(1, 1024));
-    NodeView left = new NodeView("left", Optional.empty(), SHARE, recorded, false, Optional.empty());
+    NodeView left = new NodeView("left", Optional.empty(), SHARE, recorded, false);
 
     SyncPlan plan = SyncPlan.plan(List.of(never, left), Map.of(), Set.of());
 
@@ -128,8 +115,8 @@ class SyncPlanTest {
     });
   }
 
-  private static NodeView node(String allocations, boolean batchPodsWaiting, Optional<BatchResources> withheld) {
-    return new NodeView("a", Optional.of(NM), SHARE, allocations, batchPodsWaiting, withheld);
+  private static NodeView node(String allocations, boolean batchPodsWaiting) {
+    return new NodeView("a", Optional.of(NM), SHARE, allocations, batchPodsWaiting);
   }
 
   private static NodeManagerReport report(YarnResources total, YarnResources used) {

@@ -63,14 +63,14 @@ class ThirdPartyAllocationsTest {
   }
 
   @Test
-  void batchHeldSumsEveryKoordBatchEntryWhateverItsAllocator() {
+  void yarnHeldSumsYarnsEntriesOnly() {
     String annotation =
         "{\"allocations\":[{\"name\":\"spark-standalone\",\"priority\":\"koord-batch\",\"resources\":{\"kubernetes.io/batch-cpu\":\"500\"}},"
-            + "{\"name\":\"other\",\"priority\":\"koord-prod\",\"resources\":{\"kubernetes.io/batch-cpu\":\"9000\"}},"
             + "{\"name\":\"hadoop-yarn\",\"priority\":\"koord-batch\",\"resources\":{\"kubernetes.io/batch-cpu\":\"2000\",\"kubernetes.io/batch-memory\":\"1Gi\"}}]}";
 
-    assertThat(ThirdPartyAllocations.batchHeld(annotation)).isEqualTo(new BatchResources(2500, 1L << 30));
     assertThat(ThirdPartyAllocations.yarnHeld(annotation)).isEqualTo(new BatchResources(2000, 1L << 30));
-    assertThat(ThirdPartyAllocations.batchHeld(null)).isEqualTo(BatchResources.ZERO);
+    assertThat(ThirdPartyAllocations.hasYarn(annotation)).isTrue();
+    assertThat(ThirdPartyAllocations.yarnHeld(null)).isEqualTo(BatchResources.ZERO);
+    assertThat(ThirdPartyAllocations.hasYarn("{\"allocations\":[]}")).isFalse();
   }
 }

@@ -104,11 +104,6 @@ public final class Coscheduling extends BasePlugin
   }
 
   @Override
-  public Status reserve(CycleState state, Pod pod, String nodeName) {
-    return Status.SUCCESS;
-  }
-
-  @Override
   public void unreserve(CycleState state, Pod pod, String nodeName) {
     rejectStrictGang(state, pod, "failed after it was placed");
   }

@@ -1,0 +1,13 @@
+package io.koord4j.jobs;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/** A PyTorchJob as a generic resource, typed only so that it can be watched by kind. */
+@Group("kubeflow.org")
+@Version("v1")
+@Kind("PyTorchJob")
+public final class PyTorchJob extends GenericKubernetesResource implements Namespaced {}
