@@ -68,7 +68,7 @@ class QueueUnitsAndGangsTest {
         new PodSetInfo("driver", 1, 1, template, Map.of()), new PodSetInfo("executor", 2, 0, template, Map.of()));
 
     assertThat(Gangs.podGroup(job, podSets).getSpec().getMinMember()).isEqualTo(1);
-    assertThat(Gangs.join(template, job, podSets).getMetadata().getAnnotations())
+    assertThat(Gangs.join(template, job, podSets, "nlp").getMetadata().getAnnotations())
         .containsEntry(WellKnown.GANG_MIN_AVAILABLE, "1")
         .containsEntry(WellKnown.GANG_TOTAL_NUMBER, "3");
   }
