@@ -156,16 +156,26 @@ final class InvariantChecker implements AutoCloseable {
         + " priority=" + job.getSpec().getTemplate().getSpec().getPriorityClassName() + "]";
   }
 
-  /** While running: its whole gang; once suspended or finished: what its live pods still hold. */
+  /**
+   * While running: its whole gang; once suspended or finished: what its live pods still hold. A job
+   * whose pods have all succeeded has finished, though its status may say so only later: the job
+   * controller writes it from those same pods.
+   */
   private static BigDecimal heldCpu(Job job, List<Pod> jobPods) {
     BigDecimal livePods = jobPods.stream().filter(InvariantChecker::alive)
         .map(InvariantChecker::podCpu).reduce(BigDecimal.ZERO, BigDecimal::add);
-    if (suspended(job) || finished(job)) {
+    if (suspended(job) || finished(job) || podsSucceeded(job, jobPods)) {
       return livePods;
     }
     BigDecimal gang = podCpu(job.getSpec().getTemplate().getSpec().getContainers())
         .multiply(BigDecimal.valueOf(job.getSpec().getParallelism()));
     return gang.max(livePods);
+  }
+
+  private static boolean podsSucceeded(Job job, List<Pod> jobPods) {
+    long succeeded = jobPods.stream()
+        .filter(pod -> pod.getStatus() != null && "Succeeded".equals(pod.getStatus().getPhase())).count();
+    return succeeded >= job.getSpec().getCompletions();
   }
 
   private void checkGang(Job job, List<Pod> jobPods) {
