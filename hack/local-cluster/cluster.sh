@@ -37,6 +37,7 @@ LOCAL_KUBECONFIG=$HERE/.run/kubeconfig
 
 ETCD_PORT=23790
 ETCD_PEER_PORT=23800
+ETCD_METRICS_PORT=23810
 APISERVER_PORT=16443
 KCM_PORT=10257
 SCHEDULER_PORT=10259
@@ -250,7 +251,7 @@ start_etcd() {
     --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
     --listen-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" \
     --initial-cluster "local=http://127.0.0.1:$ETCD_PEER_PORT" --unsafe-no-fsync --quota-backend-bytes=8589934592 \
-    --listen-metrics-urls "http://127.0.0.1:23810"
+    --listen-metrics-urls "http://127.0.0.1:$ETCD_METRICS_PORT"
   wait_healthy etcd "http://127.0.0.1:$ETCD_PORT/health"
 }
 
@@ -389,14 +390,27 @@ cmd_down() {
   log "cluster down; state removed"
 }
 
+# A successor must find its ports free; whoever still listens on one after a minute is named.
+wait_ports_free() {
+  local port deadline=$((SECONDS + 60))
+  for port in "$@"; do
+    while [[ -n $(ss -Hltn "sport = :$port") ]]; do
+      ((SECONDS < deadline)) || die "port $port is still in use a minute after its owner stopped: $(ss -Hltnp "sport = :$port")"
+      sleep 0.2
+    done
+  done
+}
+
 # Restarts one control-plane component in place, its state kept: faults for the chaos tests.
 cmd_restart() {
   cluster_is_up || is_running etcd || die "the cluster is not up; run: cluster.sh up"
+  # Starting truncates the log: keep what the stopped one said.
+  [[ -f $LOGS/${1:-}.log ]] && cp "$LOGS/$1.log" "$LOGS/$1.previous.log"
   case ${1:-} in
-    etcd) stop etcd; start_etcd ;;
-    kube-apiserver) stop kube-apiserver; start_apiserver ;;
-    kube-scheduler) stop kube-scheduler; start_scheduler ;;
-    kube-controller-manager) stop kube-controller-manager; start_controller_manager ;;
+    etcd) stop etcd; wait_ports_free "$ETCD_PORT" "$ETCD_PEER_PORT" "$ETCD_METRICS_PORT"; start_etcd ;;
+    kube-apiserver) stop kube-apiserver; wait_ports_free "$APISERVER_PORT"; start_apiserver ;;
+    kube-scheduler) stop kube-scheduler; wait_ports_free "$SCHEDULER_PORT"; start_scheduler ;;
+    kube-controller-manager) stop kube-controller-manager; wait_ports_free "$KCM_PORT"; start_controller_manager ;;
     *) die "usage: cluster.sh restart etcd|kube-apiserver|kube-scheduler|kube-controller-manager" ;;
   esac
   log "$1 restarted"
