@@ -1,6 +1,7 @@
 package io.koord4j.koordlet;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.koord4j.concurrent.DaemonThreads;
 import io.koord4j.koordlet.cgroup.CgroupFiles;
 import io.koord4j.koordlet.cgroup.CgroupLayout;
 import io.koord4j.koordlet.cgroup.KubeQos;
@@ -49,11 +50,8 @@ public final class Koordlet implements AutoCloseable {
   private final BatchCgroupReconciler batchCgroups;
   private final DeviceReporter devices;
   private final Clock clock;
-  private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread thread = new Thread(r, "koordlet");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private final ScheduledExecutorService loop =
+      Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("koordlet"));
   private final Counter errors;
   private final Counter reports;
   private volatile Instant lastCollect = Instant.EPOCH;

@@ -1,6 +1,7 @@
 package io.koord4j.webhook;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.koord4j.concurrent.DaemonThreads;
 import io.koord4j.jobs.JobAdapters;
 import io.koord4j.webhook.admission.JobMutator;
 import io.koord4j.webhook.admission.QueueLookup;
@@ -55,12 +56,7 @@ public final class WebhookServer implements AutoCloseable {
   private final MeterRegistry registry;
   private final ClusterCache cache;
   private final ScheduledExecutorService refresher =
-      Executors.newSingleThreadScheduledExecutor(
-          task -> {
-            Thread thread = new Thread(task, "koord4j-webhook-certificates");
-            thread.setDaemon(true);
-            return thread;
-          });
+      Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("koord4j-webhook-certificates"));
 
   private AdmissionServer server;
   private ReloadableKeyManager keys;

@@ -7,6 +7,7 @@ import io.koord4j.api.device.Device;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.concurrent.DaemonThreads;
 import io.koord4j.probes.ProbeServer;
 import java.io.IOException;
 import java.io.InputStream;
@@ -44,11 +45,8 @@ public final class Dashboard {
   private final KubernetesClient client;
   private final Clock clock;
   private final String page = resource("dashboard.html");
-  private final ExecutorService reader = Executors.newSingleThreadExecutor(task -> {
-    Thread thread = new Thread(task, "dashboard-reader");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private final ExecutorService reader =
+      Executors.newSingleThreadExecutor(DaemonThreads.named("dashboard-reader"));
   private final AtomicBoolean reading = new AtomicBoolean();
   private volatile ProbeServer.Reply state = new ProbeServer.Reply(503, JSON,
       Serialization.asJson(Map.of("error", "reading the cluster; the page retries by itself")));
