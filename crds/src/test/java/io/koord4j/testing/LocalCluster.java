@@ -17,6 +17,8 @@ import java.util.concurrent.TimeUnit;
  * reach it through KUBECONFIG; when it is not there they fail and say how to start it.
  */
 public final class LocalCluster {
+  private static final String CRD_FILE_SUFFIX = "-v1.yml";
+
   private LocalCluster() {}
 
   public static final String HOW_TO_START =
@@ -90,12 +92,28 @@ public final class LocalCluster {
   }
 
   /**
+   * Ensures every CRD of {@code crds/manifests}: the manager and the webhook watch all of them, so
+   * a process started on a fresh cluster needs them all.
+   */
+  public static void ensureAllCrds(KubernetesClient client) {
+    try (java.util.stream.Stream<Path> files = Files.list(repoRoot().resolve("crds/manifests"))) {
+      ensureCrds(client, files.map(file -> file.getFileName().toString())
+          .filter(name -> name.endsWith(CRD_FILE_SUFFIX))
+          .map(name -> name.substring(0, name.length() - CRD_FILE_SUFFIX.length()))
+          .sorted()
+          .toArray(String[]::new));
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("cannot list crds/manifests", e);
+    }
+  }
+
+  /**
    * Applies the named CRDs from this checkout's {@code crds/manifests} even if the cluster has
    * them, for tests of fields an older copy would prune, and waits until each is established.
    */
   public static void applyCrds(KubernetesClient client, String... names) {
     for (String crd : names) {
-      Path file = repoRoot().resolve("crds/manifests/" + crd + "-v1.yml");
+      Path file = repoRoot().resolve("crds/manifests/" + crd + CRD_FILE_SUFFIX);
       try (java.io.InputStream in = Files.newInputStream(file)) {
         client
             .resource(Serialization.unmarshal(in, CustomResourceDefinition.class))

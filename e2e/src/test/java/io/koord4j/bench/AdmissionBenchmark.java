@@ -48,13 +48,6 @@ public final class AdmissionBenchmark {
   private static final Duration ROUND_TIMEOUT = Duration.ofMinutes(30);
   private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
   /** What koord4j's manager and webhook watch. */
-  private static final String[] KOORD4J_CRDS = {
-    "elasticquotas.scheduling.sigs.k8s.io",
-    "podgroups.scheduling.sigs.k8s.io",
-    "queues.scheduling.x-k8s.io",
-    "queueunits.scheduling.x-k8s.io"
-  };
-
   private AdmissionBenchmark() {}
 
   public static void main(String[] args) throws Exception {
@@ -73,7 +66,7 @@ public final class AdmissionBenchmark {
     AdmissionWorkload workload = new AdmissionWorkload(jobs, seed);
     try (KubernetesClient client = BenchClients.admin(threads);
         BenchNodes pool = new BenchNodes(client, run)) {
-      LocalCluster.ensureCrds(client, KOORD4J_CRDS);
+      LocalCluster.ensureAllCrds(client);
       // Only the system measured may see the jobs.
       LocalCluster.script("kueue", "down");
       log("creating " + nodes + " KWOK nodes in pool " + run);

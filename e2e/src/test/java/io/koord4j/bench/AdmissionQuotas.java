@@ -2,6 +2,7 @@ package io.koord4j.bench;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.koord4j.api.WellKnown;
@@ -64,6 +65,9 @@ final class AdmissionQuotas {
   }
 
   void applyKoord4j() {
+    // The manager makes this namespace when it starts, but the tree is applied before it runs.
+    client.resource(new NamespaceBuilder().withNewMetadata().withName(SystemQuotas.NAMESPACE).endMetadata().build())
+        .serverSideApply();
     List<String> quotas = new ArrayList<>();
     for (int p = 0; p < PARENTS; p++) {
       quotas.add(elasticQuota(parent(p), "", true, PARENT_MIN, PARENT_MAX));

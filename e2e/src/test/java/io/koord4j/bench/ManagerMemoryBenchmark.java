@@ -51,11 +51,6 @@ import java.util.regex.Pattern;
  * deletes its namespace, its Queues and the system quotas the manager added.
  */
 public final class ManagerMemoryBenchmark {
-  private static final String[] CRDS = {
-    "elasticquotas.scheduling.sigs.k8s.io",
-    "queues.scheduling.x-k8s.io",
-    "queueunits.scheduling.x-k8s.io"
-  };
   private static final Pattern LOADED = Pattern.compile("admission loop started with (\\d+) units");
   private static final Duration DELETE_TIMEOUT = Duration.ofMinutes(20);
   /** Waits are written by the manager's status writer, stored or refused. */
@@ -77,7 +72,7 @@ public final class ManagerMemoryBenchmark {
     List<String> lines = new ArrayList<>();
     try (KubernetesClient client = BenchClients.admin(threads)) {
       try {
-        LocalCluster.ensureCrds(client, CRDS);
+        LocalCluster.ensureAllCrds(client);
         client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build()).create();
         ensureNamespace(client, Queue.DEFAULT_NAMESPACE);
         log("creating " + quotaCount + " quotas and queues");

@@ -60,11 +60,6 @@ import java.util.concurrent.TimeUnit;
 public final class WebhookLatencyBenchmark {
   private static final String QUEUE = "bench";
   /** What the webhook's caches watch. */
-  private static final String[] WEBHOOK_CRDS = {
-    "elasticquotas.scheduling.sigs.k8s.io",
-    "podgroups.scheduling.sigs.k8s.io",
-    "queues.scheduling.x-k8s.io"
-  };
   private static final String KUEUE_MUTATING = "kueue-mutating-webhook-configuration";
   private static final String KUEUE_VALIDATING = "kueue-validating-webhook-configuration";
 
@@ -99,7 +94,7 @@ public final class WebhookLatencyBenchmark {
     try (KubernetesClient client = BenchClients.admin(threads)) {
       WebhookServer server = null;
       try {
-        LocalCluster.ensureCrds(client, WEBHOOK_CRDS);
+        LocalCluster.ensureAllCrds(client);
         log("starting Kueue");
         LocalCluster.script("kueue", "up");
         createNamespace(client, ownNamespace);
