@@ -16,6 +16,7 @@ import io.koord4j.api.queue.QueueUnitPhase;
 import io.koord4j.api.queue.QueueUnitStatus;
 import io.koord4j.kueue.CheckedObjects;
 import io.koord4j.kueue.WaitingWorkload;
+import io.koord4j.manager.support.PodSets;
 import io.koord4j.manager.support.QueueUnitStatusRecorder;
 import io.koord4j.manager.support.SharedInformers;
 import java.time.Instant;
@@ -116,11 +117,7 @@ public final class UnitAdmissionChecks implements CheckedObjects<QueueUnit> {
   }
 
   private static WorkloadPodSet podSet(PodSet unitPodSet) {
-    WorkloadPodSet podSet = new WorkloadPodSet();
-    podSet.setName(unitPodSet.getName());
-    podSet.setCount(unitPodSet.getCount());
-    podSet.setMinCount(unitPodSet.getMinCount());
-    podSet.setTemplate(unitPodSet.getTemplate());
-    return podSet;
+    return PodSets.filled(new WorkloadPodSet(), unitPodSet.getName(), unitPodSet.getCount(),
+        unitPodSet.getMinCount(), unitPodSet.getTemplate());
   }
 }
