@@ -1,5 +1,6 @@
 package io.koord4j.kueue;
 
+import io.koord4j.manager.support.EnvironmentVariables;
 import java.time.Duration;
 import java.util.Map;
 
@@ -32,14 +33,7 @@ public record CheckSettings(Duration waitBeforeRetry, int requeueAfterSeconds) {
   }
 
   private static long seconds(Map<String, String> env, String name, long fallback) {
-    String value = env.get(name);
-    if (value == null || value.isBlank()) {
-      return fallback;
-    }
-    try {
-      return Long.parseLong(value.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(name + ": \"" + value + "\" is not a whole number of seconds", e);
-    }
+    return EnvironmentVariables.parsed(env, name, fallback, Long::parseLong,
+        value -> name + ": \"" + value + "\" is not a whole number of seconds");
   }
 }

@@ -10,38 +10,62 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The objects a gang-feasibility check answers for: Kueue's Workloads ({@link #kueueWorkloads}),
  * or koord4j's own QueueUnits whose Queue names the check. Each is read as a workload, so that
  * one {@link DecisionPass} decides them all.
  */
-public interface CheckedObjects<T extends HasMetadata> {
-  /** For logs, e.g. "Kueue workloads". */
-  String description();
+public abstract class CheckedObjects<T extends HasMetadata> {
+  private final String description;
+  private final Function<SharedInformers, SharedIndexInformer<T>> informer;
+  private final boolean kueueWorkloads;
 
-  /** The one informer of the checked kind, from the process's shared informers. */
-  SharedIndexInformer<T> informer(SharedInformers informers);
+  /**
+   * @param description for logs, e.g. "Kueue workloads"
+   * @param informer the one informer of the checked kind, from the process's shared informers
+   * @param kueueWorkloads whether these are Kueue's workloads, whose quota Kueue reserved and which
+   *     Kueue admits only while someone marks their checks Active
+   */
+  protected CheckedObjects(
+      String description, Function<SharedInformers, SharedIndexInformer<T>> informer, boolean kueueWorkloads) {
+    this.description = description;
+    this.informer = informer;
+    this.kueueWorkloads = kueueWorkloads;
+  }
 
-  /** The object as a workload that waits on, or passed, one of the checks named {@code ourChecks}. */
-  Optional<WaitingWorkload> waiting(T object, Set<String> ourChecks);
+  public static CheckedObjects<GenericKubernetesResource> kueueWorkloads() {
+    return new KueueWorkloads();
+  }
+
+  public final String description() {
+    return description;
+  }
+
+  public final SharedIndexInformer<T> informer(SharedInformers informers) {
+    return informer.apply(informers);
+  }
 
   /**
    * Whether the check also needs room in the ElasticQuota the pods are charged to: false when
    * koord4j's own queues reserved that quota already.
    */
-  boolean checksQuota();
+  public final boolean checksQuota() {
+    return kueueWorkloads;
+  }
 
   /**
    * Whether this controller sets the checks' Active condition, which tells Kueue that someone
    * answers for its workloads: only the controller that does.
    */
-  boolean marksChecksActive();
+  public final boolean marksChecksActive() {
+    return kueueWorkloads;
+  }
+
+  /** The object as a workload that waits on, or passed, one of the checks named {@code ourChecks}. */
+  public abstract Optional<WaitingWorkload> waiting(T object, Set<String> ourChecks);
 
   /** Stores our new entries on {@code current}; a conflict or a vanished object is for the next pass. */
-  void write(KubernetesClient client, T current, List<AdmissionCheckState> checks, Instant now);
-
-  static CheckedObjects<GenericKubernetesResource> kueueWorkloads() {
-    return new KueueWorkloads();
-  }
+  public abstract void write(KubernetesClient client, T current, List<AdmissionCheckState> checks, Instant now);
 }

@@ -51,7 +51,7 @@ public final class KueueAdmissionCheckController<T extends HasMetadata> implemen
   private final boolean ownsInformers;
   private final CheckedObjects<T> checked;
   private final CheckSettings settings;
-  private final Clock clock;
+  private final Clock clock = Clock.systemUTC();
   private final ScheduledExecutorService loop =
       Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "kueue-gang-feasibility"));
   private final AtomicBoolean passQueued = new AtomicBoolean();
@@ -76,14 +76,12 @@ public final class KueueAdmissionCheckController<T extends HasMetadata> implemen
       SharedInformers informers,
       boolean ownsInformers,
       CheckedObjects<T> checked,
-      CheckSettings settings,
-      Clock clock) {
+      CheckSettings settings) {
     this.client = client;
     this.informers = informers;
     this.ownsInformers = ownsInformers;
     this.checked = checked;
     this.settings = settings;
-    this.clock = clock;
     this.checks = informers.of(AdmissionCheck.CONTEXT);
     this.workloads = checked.informer(informers);
     this.nodes = informers.of(Node.class);
@@ -156,8 +154,7 @@ public final class KueueAdmissionCheckController<T extends HasMetadata> implemen
       CheckedObjects<T> checked,
       CheckSettings settings) {
     KueueAdmissionCheckController<T> controller =
-        new KueueAdmissionCheckController<>(
-            client, informers, ownsInformers, checked, settings, Clock.systemUTC());
+        new KueueAdmissionCheckController<>(client, informers, ownsInformers, checked, settings);
     controller.run();
     LOG.info("admission checks {} answer for {} (Retry after {} s Pending, requeue after {} s)",
         AdmissionCheck.KOORD4J_CONTROLLER, checked.description(), settings.waitBeforeRetry().toSeconds(),

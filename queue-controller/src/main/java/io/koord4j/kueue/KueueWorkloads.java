@@ -5,11 +5,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.koord4j.api.kueue.AdmissionCheckState;
 import io.koord4j.api.kueue.KueueObject;
 import io.koord4j.api.kueue.Workload;
-import io.koord4j.manager.support.SharedInformers;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -19,36 +17,20 @@ import java.util.Set;
  * Kueue's Workloads: our entries of {@code status.admissionChecks} are written by server-side
  * apply with our field manager, and Kueue acts on them.
  */
-final class KueueWorkloads implements CheckedObjects<GenericKubernetesResource> {
+final class KueueWorkloads extends CheckedObjects<GenericKubernetesResource> {
   static final PatchContext APPLY = new PatchContext.Builder()
       .withPatchType(PatchType.SERVER_SIDE_APPLY)
       .withFieldManager(StatusApply.FIELD_MANAGER)
       .withForce(true)
       .build();
 
-  @Override
-  public String description() {
-    return "Kueue workloads";
-  }
-
-  @Override
-  public SharedIndexInformer<GenericKubernetesResource> informer(SharedInformers informers) {
-    return informers.of(Workload.CONTEXT);
+  KueueWorkloads() {
+    super("Kueue workloads", informers -> informers.of(Workload.CONTEXT), true);
   }
 
   @Override
   public Optional<WaitingWorkload> waiting(GenericKubernetesResource object, Set<String> ourChecks) {
     return WaitingWorkload.of(KueueObject.from(object, Workload.class), ourChecks);
-  }
-
-  @Override
-  public boolean checksQuota() {
-    return true;
-  }
-
-  @Override
-  public boolean marksChecksActive() {
-    return true;
   }
 
   @Override

@@ -13,6 +13,7 @@ import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.kueue.CheckSettings;
 import io.koord4j.kueue.KueueAdmissionCheckController;
+import io.koord4j.manager.admission.AdmissionContext;
 import io.koord4j.manager.admission.AdmissionLoop;
 import io.koord4j.manager.admission.AdmissionSnapshot;
 import io.koord4j.manager.admission.AdmissionSnapshots;
@@ -83,8 +84,9 @@ public final class Manager implements LeaderControllers {
     AdmissionSnapshots snapshots = new AdmissionSnapshots();
     this.loop =
         new AdmissionLoop(
-            client, informers, clock, snapshots, new ManagerMetrics(registry, snapshots), leading,
-            WriteRate.from(System.getenv()));
+            client, informers, snapshots,
+            new AdmissionContext(
+                clock, leading, new ManagerMetrics(registry, snapshots), WriteRate.from(System.getenv())));
     this.operator =
         new Operator(
             overrider ->

@@ -8,6 +8,7 @@ import io.koord4j.scheduler.framework.Plugin;
 import io.koord4j.scheduler.framework.WaitingPods;
 import io.koord4j.scheduler.kube.ApiBinder;
 import io.koord4j.scheduler.kube.ApiPodAnnotator;
+import io.koord4j.scheduler.kube.ClusterState;
 import io.koord4j.scheduler.kube.ClusterWatch;
 import io.koord4j.scheduler.kube.PodOutcomeRecorder;
 import io.koord4j.scheduler.plugins.DefaultBinder;
@@ -131,15 +132,13 @@ public final class KoordScheduler implements AutoCloseable {
             options.maxBackoff(),
             options.maxUnschedulable(),
             framework.requeueEvents());
-    watch = new ClusterWatch(
+    watch =
+        new ClusterWatch(
             client,
             options.schedulerName(),
-            cache,
-            quotas,
-            podGroups,
+            new ClusterState(cache, quotas, podGroups, loads),
             queue,
             waitingPods,
-            loads,
             Clock.systemUTC());
     scheduler =
         new Scheduler(

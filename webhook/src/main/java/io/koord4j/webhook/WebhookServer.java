@@ -46,9 +46,7 @@ public final class WebhookServer implements AutoCloseable {
   private static final Duration CACHE_FILL_TIMEOUT = Duration.ofSeconds(60);
 
   private final WebhookSettings settings;
-  private final JobAdapters adapters;
-  private final List<MutatingEndpoint> mutators;
-  private final List<ValidatingEndpoint> validators;
+  private final Webhooks webhooks;
   private final Map<String, AdmissionRoute> routes;
   private final CertificateKeeper certificates;
   private final WebhookConfigurations configurations;
@@ -61,6 +59,18 @@ public final class WebhookServer implements AutoCloseable {
   private AdmissionServer server;
   private ReloadableKeyManager keys;
   private ClientEndpoint endpoint;
+
+  /** What the server serves: the job mutation over {@code queues}, and the other webhooks. */
+  private record Webhooks(
+      JobAdapters adapters,
+      QueueLookup queues,
+      List<MutatingEndpoint> mutators,
+      List<ValidatingEndpoint> validators) {
+    Webhooks {
+      mutators = List.copyOf(mutators);
+      validators = List.copyOf(validators);
+    }
+  }
 
   /**
    * The server with every koord4j handler (jobs, quotas, queues, queue units, gang pods, pods of
@@ -78,14 +88,15 @@ public final class WebhookServer implements AutoCloseable {
     return new WebhookServer(
         client,
         settings,
-        JobAdapters.builtIn(),
-        cache.queues(),
-        concat(
-            ResourceWebhooks.mutating(cache.quotas()),
+        new Webhooks(
+            JobAdapters.builtIn(),
+            cache.queues(),
             concat(
-                PodWebhooks.mutating(cache.gangs()),
-                List.of(PodWebhooks.quotaTrees(cache.quotas(), cache.profiles())))),
-        ResourceWebhooks.validating(cache.quotas()),
+                ResourceWebhooks.mutating(cache.quotas()),
+                concat(
+                    PodWebhooks.mutating(cache.gangs()),
+                    List.of(PodWebhooks.quotaTrees(cache.quotas(), cache.profiles())))),
+            ResourceWebhooks.validating(cache.quotas())),
         registry,
         cache);
   }
@@ -104,7 +115,7 @@ public final class WebhookServer implements AutoCloseable {
       QueueLookup queues,
       List<MutatingEndpoint> mutators,
       List<ValidatingEndpoint> validators) {
-    this(client, settings, adapters, queues, mutators, validators, Metrics.globalRegistry, null);
+    this(client, settings, new Webhooks(adapters, queues, mutators, validators), Metrics.globalRegistry, null);
   }
 
   /**
@@ -113,25 +124,16 @@ public final class WebhookServer implements AutoCloseable {
    *     caller's
    */
   private WebhookServer(
-      KubernetesClient client,
-      WebhookSettings settings,
-      JobAdapters adapters,
-      QueueLookup queues,
-      List<MutatingEndpoint> mutators,
-      List<ValidatingEndpoint> validators,
-      MeterRegistry registry,
-      ClusterCache cache) {
+      KubernetesClient client, WebhookSettings settings, Webhooks webhooks, MeterRegistry registry, ClusterCache cache) {
     this.cache = cache;
     this.settings = settings;
     this.registry = registry;
-    this.adapters = adapters;
-    this.mutators = List.copyOf(mutators);
-    this.validators = List.copyOf(validators);
+    this.webhooks = webhooks;
     this.routes =
         routes(
-            new JobMutator(adapters, queues, settings.useNamespaceDefaultQueue()),
-            mutators,
-            validators);
+            new JobMutator(webhooks.adapters(), webhooks.queues(), settings.useNamespaceDefaultQueue()),
+            webhooks.mutators(),
+            webhooks.validators());
     this.certificates =
         new CertificateKeeper(
             new SharedCertificates(
@@ -228,8 +230,8 @@ public final class WebhookServer implements AutoCloseable {
 
   private void register(String bundle) {
     registrar.apply(
-        configurations.mutating(adapters, mutators, endpoint, bundle),
-        configurations.validating(validators, endpoint, bundle));
+        configurations.mutating(webhooks.adapters(), webhooks.mutators(), endpoint, bundle),
+        configurations.validating(webhooks.validators(), endpoint, bundle));
     LOG.info("trust bundle written to the webhook configurations");
   }
 

@@ -136,23 +136,17 @@ public final class AdmissionLoop implements AutoCloseable {
   private Instant nextPassAt;
 
   public AdmissionLoop(
-      KubernetesClient client,
-      SharedInformers informers,
-      Clock clock,
-      AdmissionSnapshots snapshots,
-      AdmissionObserver observer,
-      BooleanSupplier leading,
-      WriteRate statusWrites) {
+      KubernetesClient client, SharedInformers informers, AdmissionSnapshots snapshots, AdmissionContext context) {
     this.client = client;
-    this.leading = leading;
     this.informers = informers;
-    this.clock = clock;
     this.snapshots = snapshots;
-    this.observer = observer;
+    this.clock = context.clock();
+    this.observer = context.observer();
+    this.leading = context.leading();
     this.recorder = new QueueUnitStatusRecorder(client);
     this.writer =
         new StatusWriter(
-            recorder, statusWrites, leading, clock, System::nanoTime, observer,
+            recorder, context, System::nanoTime,
             new StatusWriter.Listener() {
               @Override
               public void notWritten(Set<String> unitIds) {

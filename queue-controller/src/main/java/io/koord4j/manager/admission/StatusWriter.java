@@ -100,23 +100,13 @@ public final class StatusWriter implements AutoCloseable {
     }
   }
 
-  /**
-   * @param leading whether this replica surely still leads, asked before each write
-   * @param nanoTime a monotonic clock for the rate
-   */
-  StatusWriter(
-      QueueUnitWrites writes,
-      WriteRate rate,
-      BooleanSupplier leading,
-      Clock clock,
-      LongSupplier nanoTime,
-      AdmissionObserver observer,
-      Listener listener) {
+  /** @param nanoTime a monotonic clock for the rate */
+  StatusWriter(QueueUnitWrites writes, AdmissionContext context, LongSupplier nanoTime, Listener listener) {
     this.writes = writes;
-    this.leading = leading;
-    this.clock = clock;
-    this.bucket = new TokenBucket(rate, nanoTime);
-    this.observer = observer;
+    this.leading = context.leading();
+    this.clock = context.clock();
+    this.bucket = new TokenBucket(context.statusWrites(), nanoTime);
+    this.observer = context.observer();
     this.listener = listener;
     thread.setDaemon(true);
   }

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.koord4j.api.kueue.AdmissionCheckState;
 import io.koord4j.api.kueue.PodSet;
 import io.koord4j.api.kueue.Workload;
@@ -16,8 +15,8 @@ import io.koord4j.api.queue.QueueUnitPhase;
 import io.koord4j.api.queue.QueueUnitStatus;
 import io.koord4j.kueue.CheckedObjects;
 import io.koord4j.kueue.WaitingWorkload;
+import io.koord4j.manager.support.PodSets;
 import io.koord4j.manager.support.QueueUnitStatusRecorder;
-import io.koord4j.manager.support.SharedInformers;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -29,18 +28,16 @@ import java.util.Set;
  * are written to the unit's status with its resourceVersion, so a unit the admission loop changed
  * meanwhile is decided again on the next pass.
  */
-public final class UnitAdmissionChecks implements CheckedObjects<QueueUnit> {
+public final class UnitAdmissionChecks extends CheckedObjects<QueueUnit> {
   private static final Set<String> WITH_QUOTA =
       Set.of(QueueUnitPhase.RESERVED, QueueUnitPhase.DEQUEUED, QueueUnitPhase.RUNNING);
 
-  @Override
-  public String description() {
-    return "queue units";
-  }
-
-  @Override
-  public SharedIndexInformer<QueueUnit> informer(SharedInformers informers) {
-    return informers.of(QueueUnit.class);
+  /**
+   * Not Kueue's workloads: the admission loop reserved their quota already, and Kueue must not
+   * count on this controller for its own.
+   */
+  public UnitAdmissionChecks() {
+    super("queue units", informers -> informers.of(QueueUnit.class), false);
   }
 
   @Override
@@ -50,18 +47,6 @@ public final class UnitAdmissionChecks implements CheckedObjects<QueueUnit> {
       return Optional.empty();
     }
     return WaitingWorkload.of(asWorkload(unit), ourChecks);
-  }
-
-  /** The quota was reserved by the admission loop already. */
-  @Override
-  public boolean checksQuota() {
-    return false;
-  }
-
-  /** Kueue's workloads are not answered here; Kueue must not count on this controller. */
-  @Override
-  public boolean marksChecksActive() {
-    return false;
   }
 
   @Override
@@ -116,11 +101,7 @@ public final class UnitAdmissionChecks implements CheckedObjects<QueueUnit> {
   }
 
   private static WorkloadPodSet podSet(PodSet unitPodSet) {
-    WorkloadPodSet podSet = new WorkloadPodSet();
-    podSet.setName(unitPodSet.getName());
-    podSet.setCount(unitPodSet.getCount());
-    podSet.setMinCount(unitPodSet.getMinCount());
-    podSet.setTemplate(unitPodSet.getTemplate());
-    return podSet;
+    return PodSets.filled(new WorkloadPodSet(), unitPodSet.getName(), unitPodSet.getCount(),
+        unitPodSet.getMinCount(), unitPodSet.getTemplate());
   }
 }

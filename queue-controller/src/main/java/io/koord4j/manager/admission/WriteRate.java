@@ -1,5 +1,6 @@
 package io.koord4j.manager.admission;
 
+import io.koord4j.manager.support.EnvironmentVariables;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -35,14 +36,7 @@ public record WriteRate(double perSecond, int burst) {
 
   private static <T> T parsed(
       Map<String, String> env, String name, T fallback, String rule, Function<String, T> parse) {
-    String value = env.get(name);
-    if (value == null || value.isBlank()) {
-      return fallback;
-    }
-    try {
-      return parse.apply(value.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(name + " must be " + rule + ", not \"" + value + "\"", e);
-    }
+    return EnvironmentVariables.parsed(
+        env, name, fallback, parse, value -> name + " must be " + rule + ", not \"" + value + "\"");
   }
 }

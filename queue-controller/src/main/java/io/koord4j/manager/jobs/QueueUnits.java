@@ -13,6 +13,7 @@ import io.koord4j.jobs.GangShape;
 import io.koord4j.jobs.JobAdapter;
 import io.koord4j.jobs.PodSetInfo;
 import io.koord4j.manager.admission.ExpectedRuntimes;
+import io.koord4j.manager.support.PodSets;
 import io.koord4j.quantity.ResourceQuantities;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -94,11 +95,6 @@ public final class QueueUnits {
   }
 
   private static PodSet podSet(PodSetInfo info) {
-    PodSet podSet = new PodSet();
-    podSet.setName(info.name());
-    podSet.setCount(info.count());
-    podSet.setMinCount(info.minCount());
-    podSet.setTemplate(info.template());
-    return podSet;
+    return PodSets.filled(new PodSet(), info.name(), info.count(), info.minCount(), info.template());
   }
 }

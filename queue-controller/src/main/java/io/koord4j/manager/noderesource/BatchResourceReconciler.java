@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.slo.NodeMetric;
-import io.koord4j.manager.support.InformerHandlers;
 import io.koord4j.manager.support.InformerReconciler;
 import io.koord4j.manager.support.SharedInformers;
 import java.time.Clock;
@@ -21,9 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,20 +42,17 @@ public final class BatchResourceReconciler implements AutoCloseable {
   private static final String BY_NODE = "nodeName";
 
   private final KubernetesClient client;
-  private final SharedInformers informers;
   private final Clock clock;
   private final SharedIndexInformer<NodeMetric> metrics;
   private final SharedIndexInformer<Pod> pods;
   private final SloConfigMap sloConfig;
   private final InformerReconciler<Node> nodes;
-  private final InformerHandlers handlers = new InformerHandlers();
   private final Map<String, Instant> lastWritten = new ConcurrentHashMap<>();
   private final Map<String, CpuMemory> thirdPartyWritten = new ConcurrentHashMap<>();
   private final Map<String, CpuMemory> originWritten = new ConcurrentHashMap<>();
 
   BatchResourceReconciler(KubernetesClient client, SharedInformers informers, String configNamespace, Clock clock) {
     this.client = client;
-    this.informers = informers;
     this.clock = clock;
     this.metrics = informers.of(NodeMetric.class);
     this.pods = informers.of(Pod.class);
@@ -88,23 +82,19 @@ public final class BatchResourceReconciler implements AutoCloseable {
    * colocation ConfigMap changes.
    */
   public void start() {
-    Consumer<NodeMetric> metricChanged = metric -> nodes.trigger(metric.getMetadata().getName());
-    handlers.follow(metrics, metricChanged, metricChanged);
-    Consumer<Pod> podChanged = pod -> {
+    nodes.follow(metrics, metric -> nodes.trigger(metric.getMetadata().getName()));
+    nodes.follow(pods, pod -> {
       if (pod.getSpec() != null && pod.getSpec().getNodeName() != null) {
         nodes.trigger(pod.getSpec().getNodeName());
       }
-    };
-    handlers.follow(pods, podChanged, podChanged);
-    sloConfig.follow(handlers, nodes::triggerAll);
-    CompletableFuture.allOf(informers.start(metrics), informers.start(pods), sloConfig.start()).join();
+    });
+    sloConfig.triggersAll(nodes);
     nodes.start();
   }
 
   @Override
   public void close() {
     nodes.close();
-    handlers.close();
   }
 
   /** @return when to look at the node again though nothing changed: before its NodeMetric turns stale */

@@ -2,12 +2,10 @@ package io.koord4j.manager.noderesource;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.koord4j.manager.support.InformerHandlers;
+import io.koord4j.manager.support.InformerReconciler;
 import io.koord4j.manager.support.SharedInformers;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.Consumer;
 
 /**
  * Koordinator's {@code slo-controller-config} ConfigMap, which the colocation controllers read: from
@@ -18,12 +16,10 @@ import java.util.function.Consumer;
 public final class SloConfigMap {
   public static final String NAME = "slo-controller-config";
 
-  private final SharedInformers informers;
   private final SharedIndexInformer<ConfigMap> maps;
   private final String namespace;
 
   public SloConfigMap(SharedInformers informers, String namespace) {
-    this.informers = informers;
     this.maps = informers.of(ConfigMap.class, namespace);
     this.namespace = namespace;
   }
@@ -39,18 +35,12 @@ public final class SloConfigMap {
         .orElse(Map.of());
   }
 
-  /** Runs {@code changed} whenever the ConfigMap is written or deleted; other ConfigMaps are not its. */
-  public void follow(InformerHandlers handlers, Runnable changed) {
-    Consumer<ConfigMap> ours = map -> {
+  /** Has {@code reconciler} reconcile all its objects whenever the ConfigMap is written or deleted. */
+  public void triggersAll(InformerReconciler<?> reconciler) {
+    reconciler.follow(maps, map -> {
       if (NAME.equals(map.getMetadata().getName())) {
-        changed.run();
+        reconciler.triggerAll();
       }
-    };
-    handlers.follow(maps, ours, ours);
-  }
-
-  /** @return completes once the ConfigMaps are listed */
-  public CompletableFuture<Void> start() {
-    return informers.start(maps);
+    });
   }
 }

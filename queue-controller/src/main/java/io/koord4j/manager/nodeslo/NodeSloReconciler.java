@@ -10,15 +10,12 @@ import io.koord4j.api.slo.NodeSLO;
 import io.koord4j.api.slo.NodeSLOSpec;
 import io.koord4j.manager.noderesource.BatchResourceReconciler;
 import io.koord4j.manager.noderesource.SloConfigMap;
-import io.koord4j.manager.support.InformerHandlers;
 import io.koord4j.manager.support.InformerReconciler;
 import io.koord4j.manager.support.Json;
 import io.koord4j.manager.support.SharedInformers;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,12 +33,10 @@ public final class NodeSloReconciler implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(NodeSloReconciler.class);
 
   private final KubernetesClient client;
-  private final SharedInformers informers;
   private final SharedIndexInformer<NodeSLO> slos;
   private final SloConfigMap sloConfig;
   private final Predicate<Node> served;
   private final InformerReconciler<Node> nodes;
-  private final InformerHandlers handlers = new InformerHandlers();
   /** The ConfigMap data last parsed and its result: node heartbeats reconcile often, the ConfigMap rarely changes. */
   private volatile Parsed parsed = new Parsed(Map.of(), NodeSloConfig.DEFAULT);
 
@@ -50,7 +45,6 @@ public final class NodeSloReconciler implements AutoCloseable {
   /** @param served the nodes given a NodeSLO: all of them, but for a test's own */
   NodeSloReconciler(KubernetesClient client, SharedInformers informers, String configNamespace, Predicate<Node> served) {
     this.client = client;
-    this.informers = informers;
     this.slos = informers.of(NodeSLO.class);
     this.sloConfig = new SloConfigMap(informers, configNamespace);
     this.served = served;
@@ -72,17 +66,14 @@ public final class NodeSloReconciler implements AutoCloseable {
 
   /** Reconciles every node, then each node whose NodeSLO changes, and every node when the ConfigMap does. */
   public void start() {
-    Consumer<NodeSLO> sloChanged = slo -> nodes.trigger(slo.getMetadata().getName());
-    handlers.follow(slos, sloChanged, sloChanged);
-    sloConfig.follow(handlers, nodes::triggerAll);
-    CompletableFuture.allOf(informers.start(slos), sloConfig.start()).join();
+    nodes.follow(slos, slo -> nodes.trigger(slo.getMetadata().getName()));
+    sloConfig.triggersAll(nodes);
     nodes.start();
   }
 
   @Override
   public void close() {
     nodes.close();
-    handlers.close();
   }
 
   void reconcile(Node node) {

@@ -6,12 +6,9 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.api.quota.ElasticQuotaProfile;
-import io.koord4j.manager.support.InformerHandlers;
 import io.koord4j.manager.support.InformerReconciler;
 import io.koord4j.manager.support.SharedInformers;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,15 +24,12 @@ public final class QuotaProfileReconciler implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(QuotaProfileReconciler.class);
 
   private final KubernetesClient client;
-  private final SharedInformers informers;
   private final SharedIndexInformer<Node> nodes;
   private final SharedIndexInformer<ElasticQuota> quotas;
   private final InformerReconciler<ElasticQuotaProfile> profiles;
-  private final InformerHandlers handlers = new InformerHandlers();
 
   private QuotaProfileReconciler(KubernetesClient client, SharedInformers informers) {
     this.client = client;
-    this.informers = informers;
     this.nodes = informers.of(Node.class);
     this.quotas = informers.of(ElasticQuota.class);
     this.profiles = new InformerReconciler<>(NAME, informers, ElasticQuotaProfile.class, this::reconcile);
@@ -52,23 +46,19 @@ public final class QuotaProfileReconciler implements AutoCloseable {
 
   /** Reconciles every profile, then all of them on a node's change and one when its root quota changes. */
   public void start() {
-    Consumer<Node> nodeChanged = node -> profiles.triggerAll();
-    handlers.follow(nodes, nodeChanged, nodeChanged);
-    Consumer<ElasticQuota> quotaChanged = quota -> {
+    profiles.follow(nodes, node -> profiles.triggerAll());
+    profiles.follow(quotas, quota -> {
       String profile = quota.getMetadata().getLabels() == null ? null : quota.getMetadata().getLabels().get(WellKnown.QUOTA_PROFILE);
       if (profile != null) {
         profiles.trigger(quota.getMetadata().getNamespace() + "/" + profile);
       }
-    };
-    handlers.follow(quotas, quotaChanged, quotaChanged);
-    CompletableFuture.allOf(informers.start(nodes), informers.start(quotas)).join();
+    });
     profiles.start();
   }
 
   @Override
   public void close() {
     profiles.close();
-    handlers.close();
   }
 
   private void reconcile(ElasticQuotaProfile profile) {

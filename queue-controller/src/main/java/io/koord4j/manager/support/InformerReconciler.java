@@ -11,11 +11,13 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,6 +62,8 @@ public final class InformerReconciler<P extends HasMetadata> implements AutoClos
   private final Set<String> running = new HashSet<>();
   private final Map<String, Instant> again = new HashMap<>();
   private final Map<String, Integer> failures = new ConcurrentHashMap<>();
+  /** Handlers on the other kinds whose changes trigger reconciles ({@link #follow}). */
+  private final InformerHandlers followed = new InformerHandlers();
   private final ResourceEventHandler<P> handler =
       new ResourceEventHandler<>() {
         @Override
@@ -97,8 +101,23 @@ public final class InformerReconciler<P extends HasMetadata> implements AutoClos
     this.threads = Executors.newScheduledThreadPool(THREADS, runnable -> new Thread(runnable, name));
   }
 
-  /** Starts reconciling: every object the informer holds, then every change. */
+  /**
+   * Tells {@code changed} of each object of another kind added, changed or removed, to trigger
+   * the objects it concerns. {@link #start} lists that kind first, so that the first reconciles
+   * read it whole.
+   */
+  public <T> void follow(SharedIndexInformer<T> other, Consumer<T> changed) {
+    followed.follow(other, changed, changed);
+  }
+
+  /**
+   * Lists the kinds followed, then starts reconciling: every object the informer holds, then every
+   * change.
+   */
   public void start() {
+    CompletableFuture<?>[] listed =
+        followed.informers().stream().map(informers::start).toArray(CompletableFuture[]::new);
+    CompletableFuture.allOf(listed).join();
     informer.addEventHandler(handler);
     informers.start(informer).join();
   }
@@ -117,6 +136,7 @@ public final class InformerReconciler<P extends HasMetadata> implements AutoClos
   public void close() {
     informer.removeEventHandler(handler);
     threads.shutdownNow();
+    followed.close();
   }
 
   private synchronized void schedule(String key, Duration delay) {

@@ -240,7 +240,7 @@ class StatusWriterTest {
 
   private StatusWriter writer(WriteRate rate) {
     return new StatusWriter(
-        writes, rate, () -> leading, Clock.fixed(T0, ZoneOffset.UTC), nanos::get, counts,
+        writes, new AdmissionContext(Clock.fixed(T0, ZoneOffset.UTC), () -> leading, counts, rate), nanos::get,
         new StatusWriter.Listener() {
           @Override
           public void notWritten(Set<String> unitIds) {

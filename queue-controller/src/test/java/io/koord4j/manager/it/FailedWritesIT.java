@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitSpec;
+import io.koord4j.manager.admission.AdmissionContext;
 import io.koord4j.manager.admission.AdmissionLoop;
 import io.koord4j.manager.admission.AdmissionSnapshot;
 import io.koord4j.manager.admission.AdmissionSnapshots;
@@ -86,8 +87,8 @@ class FailedWritesIT {
     try (SharedInformers informers = new SharedInformers(client);
         AdmissionLoop loop =
             new AdmissionLoop(
-                writes, informers, Clock.systemUTC(), snapshots, (queue, waited) -> {}, leading,
-                WriteRate.DEFAULTS)) {
+                writes, informers, snapshots,
+                new AdmissionContext(Clock.systemUTC(), leading, (queue, waited) -> {}, WriteRate.DEFAULTS))) {
       loop.start();
       await().atMost(Duration.ofMinutes(2)).until(() -> used.size() >= 3);
     }

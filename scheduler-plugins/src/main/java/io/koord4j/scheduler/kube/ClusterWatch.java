@@ -60,23 +60,16 @@ public final class ClusterWatch implements AutoCloseable {
   private volatile OptionalInformer<ElasticQuota> quotaInformer;
 
   public ClusterWatch(
-      KubernetesClient client,
-      String schedulerName,
-      SchedulerCache cache,
-      QuotaAccounts quotas,
-      Map<String, PodGroup> podGroups,
-      SchedulingQueue queue,
-      WaitingPods waitingPods,
-      NodeLoads loads,
-      Clock clock) {
+      KubernetesClient client, String schedulerName, ClusterState state, SchedulingQueue queue,
+      WaitingPods waitingPods, Clock clock) {
     this.client = client;
     this.schedulerName = schedulerName;
-    this.cache = cache;
-    this.quotas = quotas;
-    this.podGroups = podGroups;
+    this.cache = state.cache();
+    this.quotas = state.quotas();
+    this.podGroups = state.podGroups();
+    this.loads = state.loads();
     this.queue = queue;
     this.waitingPods = waitingPods;
-    this.loads = loads;
     this.clock = clock;
   }
 
