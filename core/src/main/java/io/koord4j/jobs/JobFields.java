@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
@@ -34,6 +35,20 @@ final class JobFields {
   /** The job's {@code status}, once its operator has written one. */
   static Optional<Map<String, Object>> status(GenericKubernetesResource job) {
     return object(root(job), "status", "");
+  }
+
+  /**
+   * The text at {@code status.<keys>}, e.g. {@code status.applicationState.state}; empty when
+   * missing, as before the kind's controller first reports.
+   */
+  static String statusText(GenericKubernetesResource job, String... keys) {
+    Map<String, Object> node = status(job).orElse(null);
+    String path = "status";
+    for (int i = 0; i < keys.length - 1; i++) {
+      node = object(node, keys[i], path).orElse(null);
+      path = join(path, keys[i]);
+    }
+    return string(node, keys[keys.length - 1]).orElse("");
   }
 
   /** The object under {@code key}, if present. */
@@ -202,14 +217,14 @@ final class JobFields {
 
   /** A copy with {@code spec.suspend} set. */
   static <T extends GenericKubernetesResource> T withSpecSuspend(T job, boolean suspend) {
-    T copy = copy(job);
-    mutableObject(root(copy), "spec").put("suspend", suspend);
-    return copy;
+    return editedCopy(job, copy -> mutableObject(root(copy), "spec").put("suspend", suspend));
   }
 
-  /** A deep copy, so that adapters never change the job they are given. */
-  static <T extends GenericKubernetesResource> T copy(T job) {
-    return Serialization.clone(job);
+  /** A deep copy with {@code edit} applied to it, so that adapters never change the job they are given. */
+  static <T extends GenericKubernetesResource> T editedCopy(T job, Consumer<T> edit) {
+    T copy = Serialization.clone(job);
+    edit.accept(copy);
+    return copy;
   }
 
   /** Whether {@code status.conditions} holds a condition of this type with status True. */

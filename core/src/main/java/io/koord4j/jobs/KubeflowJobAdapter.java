@@ -49,15 +49,15 @@ abstract class KubeflowJobAdapter<T extends GenericKubernetesResource> implement
 
   @Override
   public T editPodTemplates(T job, UnaryOperator<PodTemplateSpec> edit) {
-    T copy = JobFields.copy(job);
-    Map<String, Object> replicaSpecs = replicaSpecs(copy);
-    for (String replicaType : orderedTypes(replicaSpecs)) {
-      Map<String, Object> replicaSpec =
-          JobFields.requiredObject(replicaSpecs, replicaType, replicaSpecsPath);
-      JobFields.editTemplate(
-          replicaSpec, "template", replicaSpecsPath + "." + replicaType, edit);
-    }
-    return copy;
+    return JobFields.editedCopy(job, copy -> {
+      Map<String, Object> replicaSpecs = replicaSpecs(copy);
+      for (String replicaType : orderedTypes(replicaSpecs)) {
+        Map<String, Object> replicaSpec =
+            JobFields.requiredObject(replicaSpecs, replicaType, replicaSpecsPath);
+        JobFields.editTemplate(
+            replicaSpec, "template", replicaSpecsPath + "." + replicaType, edit);
+      }
+    });
   }
 
   @Override
@@ -121,9 +121,9 @@ abstract class KubeflowJobAdapter<T extends GenericKubernetesResource> implement
 
   @Override
   public T withSuspended(T job, boolean suspended) {
-    T copy = JobFields.copy(job);
-    Map<String, Object> spec = JobFields.mutableObject(JobFields.root(copy), "spec");
-    JobFields.mutableObject(spec, "runPolicy").put("suspend", suspended);
-    return copy;
+    return JobFields.editedCopy(job, copy -> {
+      Map<String, Object> spec = JobFields.mutableObject(JobFields.root(copy), "spec");
+      JobFields.mutableObject(spec, "runPolicy").put("suspend", suspended);
+    });
   }
 }

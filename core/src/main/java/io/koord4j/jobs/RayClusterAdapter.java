@@ -32,9 +32,7 @@ public final class RayClusterAdapter implements SuspendedInSpec<RayCluster> {
 
   @Override
   public RayCluster editPodTemplates(RayCluster cluster, UnaryOperator<PodTemplateSpec> edit) {
-    RayCluster copy = JobFields.copy(cluster);
-    RayClusterSpecs.editTemplates(JobFields.spec(copy), "spec", edit);
-    return copy;
+    return JobFields.editedCopy(cluster, copy -> RayClusterSpecs.editTemplates(JobFields.spec(copy), "spec", edit));
   }
 
   @Override
@@ -44,7 +42,6 @@ public final class RayClusterAdapter implements SuspendedInSpec<RayCluster> {
 
   @Override
   public JobPhase status(RayCluster cluster) {
-    String state = JobFields.status(cluster).flatMap(s -> JobFields.string(s, "state")).orElse("");
-    return state.equals("ready") ? JobPhase.RUNNING : JobPhase.PENDING;
+    return JobFields.statusText(cluster, "state").equals("ready") ? JobPhase.RUNNING : JobPhase.PENDING;
   }
 }

@@ -24,9 +24,7 @@ public final class RayJobAdapter implements SuspendedInSpec<RayJob> {
 
   @Override
   public RayJob editPodTemplates(RayJob job, UnaryOperator<PodTemplateSpec> edit) {
-    RayJob copy = JobFields.copy(job);
-    RayClusterSpecs.editTemplates(clusterSpec(copy), CLUSTER_SPEC_PATH, edit);
-    return copy;
+    return JobFields.editedCopy(job, copy -> RayClusterSpecs.editTemplates(clusterSpec(copy), CLUSTER_SPEC_PATH, edit));
   }
 
   @Override
@@ -36,11 +34,9 @@ public final class RayJobAdapter implements SuspendedInSpec<RayJob> {
 
   @Override
   public JobPhase status(RayJob job) {
-    Map<String, Object> status = JobFields.status(job).orElse(null);
-    String deployment = JobFields.string(status, "jobDeploymentStatus").orElse("");
-    return switch (deployment) {
+    return switch (JobFields.statusText(job, "jobDeploymentStatus")) {
       case "Complete" ->
-          "SUCCEEDED".equals(JobFields.string(status, "jobStatus").orElse(""))
+          JobFields.statusText(job, "jobStatus").equals("SUCCEEDED")
               ? JobPhase.SUCCEEDED
               : JobPhase.FAILED;
       case "Failed" -> JobPhase.FAILED;

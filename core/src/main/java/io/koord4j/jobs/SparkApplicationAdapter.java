@@ -78,13 +78,13 @@ public final class SparkApplicationAdapter implements JobAdapter<SparkApplicatio
   @Override
   public SparkApplication editPodTemplates(
       SparkApplication app, UnaryOperator<PodTemplateSpec> edit) {
-    SparkApplication copy = JobFields.copy(app);
-    for (String role : List.of(DRIVER, EXECUTOR)) {
-      Map<String, Object> roleSpec = JobFields.mutableObject(JobFields.spec(copy), role);
-      JobFields.putPodMetadata(
-          roleSpec, edit.apply(JobFields.podMetadataTemplate(roleSpec, "spec." + role)));
-    }
-    return copy;
+    return JobFields.editedCopy(app, copy -> {
+      for (String role : List.of(DRIVER, EXECUTOR)) {
+        Map<String, Object> roleSpec = JobFields.mutableObject(JobFields.spec(copy), role);
+        JobFields.putPodMetadata(
+            roleSpec, edit.apply(JobFields.podMetadataTemplate(roleSpec, "spec." + role)));
+      }
+    });
   }
 
   @Override
@@ -97,18 +97,8 @@ public final class SparkApplicationAdapter implements JobAdapter<SparkApplicatio
   }
 
   @Override
-  public Optional<Integer> priority(SparkApplication app) {
-    return Optional.empty();
-  }
-
-  @Override
   public JobPhase status(SparkApplication app) {
-    String state =
-        JobFields.status(app)
-            .flatMap(s -> JobFields.object(s, "applicationState", "status"))
-            .flatMap(s -> JobFields.string(s, "state"))
-            .orElse("");
-    return switch (state) {
+    return switch (JobFields.statusText(app, "applicationState", "state")) {
       case "COMPLETED" -> JobPhase.SUCCEEDED;
       case "FAILED", "SUBMISSION_FAILED" -> JobPhase.FAILED;
       case "RUNNING", "SUCCEEDING", "FAILING" -> JobPhase.RUNNING;

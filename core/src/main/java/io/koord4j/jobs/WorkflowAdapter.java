@@ -34,10 +34,10 @@ public final class WorkflowAdapter implements SuspendedInSpec<Workflow> {
 
   @Override
   public Workflow editPodTemplates(Workflow workflow, UnaryOperator<PodTemplateSpec> edit) {
-    Workflow copy = JobFields.copy(workflow);
-    Map<String, Object> podMetadata = JobFields.mutableObject(JobFields.spec(copy), "podMetadata");
-    JobFields.putPodMetadata(podMetadata, edit.apply(podMetadata(copy)));
-    return copy;
+    return JobFields.editedCopy(workflow, copy -> {
+      Map<String, Object> podMetadata = JobFields.mutableObject(JobFields.spec(copy), "podMetadata");
+      JobFields.putPodMetadata(podMetadata, edit.apply(podMetadata(copy)));
+    });
   }
 
   @Override
@@ -64,17 +64,8 @@ public final class WorkflowAdapter implements SuspendedInSpec<Workflow> {
   }
 
   @Override
-  public Optional<Integer> priority(Workflow workflow) {
-    return Optional.empty();
-  }
-
-  @Override
   public JobPhase status(Workflow workflow) {
-    String phase =
-        JobFields.status(workflow)
-            .flatMap(s -> JobFields.string(s, "phase"))
-            .orElse("");
-    return switch (phase) {
+    return switch (JobFields.statusText(workflow, "phase")) {
       case "Succeeded" -> JobPhase.SUCCEEDED;
       case "Failed", "Error" -> JobPhase.FAILED;
       case "Running" -> JobPhase.RUNNING;

@@ -265,12 +265,12 @@ public final class QuotaTree {
   /** Amounts by resource index; resources no quota governs are dropped. */
   long[] toArray(ResourceVector amounts) {
     long[] out = new long[resources.length];
-    for (int i = 0; i < amounts.size(); i++) {
-      int r = resourceIndex(amounts.nameAt(i));
+    amounts.forEach((resource, amount) -> {
+      int r = resourceIndex(resource);
       if (r >= 0) {
-        out[r] = amounts.amountAt(i);
+        out[r] = amount;
       }
-    }
+    });
     return out;
   }
 

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.LongBinaryOperator;
+import java.util.function.ObjLongConsumer;
 
 /**
  * Immutable amounts per resource name, in base units: milli-CPU for {@code cpu}, bytes for
@@ -123,12 +124,11 @@ public final class ResourceVector {
     return names.length;
   }
 
-  String nameAt(int i) {
-    return names[i];
-  }
-
-  long amountAt(int i) {
-    return amounts[i];
+  /** Hands each resource and its amount to {@code action}, in name order, without boxing. */
+  void forEach(ObjLongConsumer<String> action) {
+    for (int i = 0; i < names.length; i++) {
+      action.accept(names[i], amounts[i]);
+    }
   }
 
   private ResourceVector merge(ResourceVector other, LongBinaryOperator op) {

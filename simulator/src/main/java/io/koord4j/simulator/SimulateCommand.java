@@ -10,6 +10,7 @@ import io.koord4j.simulator.report.ReplayReport;
 import io.koord4j.simulator.report.InflationReport;
 import io.koord4j.simulator.trace.GangTrace;
 import io.koord4j.simulator.trace.NodeSpec;
+import io.koord4j.simulator.trace.TaskShape;
 import io.koord4j.simulator.trace.TaskSpec;
 import io.koord4j.simulator.trace.TraceCsv;
 import java.nio.file.Path;
@@ -37,7 +38,21 @@ public final class SimulateCommand implements Runnable {
     new CommandLine(this).usage(System.out);
   }
 
-  /** Options every mode shares: the cluster and the workload. */
+  /** Options of every subcommand: the seed and the output directory, whose default each subcommand names. */
+  static class RunOptions {
+    @Option(names = "--seed", defaultValue = "1", description = "Seed of every random choice (default ${DEFAULT-VALUE}).")
+    long seed;
+
+    // No defaultValue: picocli takes the field's initial value as the default.
+    @Option(names = "--out", description = "Output directory (default ${DEFAULT-VALUE}).")
+    Path out;
+
+    RunOptions(String defaultOut) {
+      out = Path.of(defaultOut);
+    }
+  }
+
+  /** Options of the modes that run a trace: the cluster and the workload. */
   static class TraceOptions {
     @Option(names = "--nodes", required = true, description = "Nodes CSV: sn,cpu_milli,memory_mib,gpu,model")
     Path nodes;
@@ -46,14 +61,18 @@ public final class SimulateCommand implements Runnable {
         description = "Tasks CSV: name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,...,creation_time,deletion_time,scheduled_time")
     Path tasks;
 
-    @Option(names = "--seed", defaultValue = "1", description = "Seed of every random choice (default ${DEFAULT-VALUE}).")
-    long seed;
-
-    @Option(names = "--out", defaultValue = "simulation", description = "Report directory (default ${DEFAULT-VALUE}).")
-    Path out;
-
     /** The nodes and tasks, read; and the time reading started, for the report. */
-    record Loaded(List<NodeSpec> nodes, List<TaskSpec> tasks, long startNanos) {}
+    record Loaded(List<NodeSpec> nodes, List<TaskSpec> tasks, long startNanos) {
+      /** What each task asks for: what the placement policies see. */
+      List<TaskShape> shapes() {
+        return tasks.stream().map(TaskSpec::shape).toList();
+      }
+
+      /** Seconds since reading started: the run's duration in the report's heading. */
+      double seconds() {
+        return (System.nanoTime() - startNanos) / 1e9;
+      }
+    }
 
     Loaded load() {
       long start = System.nanoTime();
@@ -73,14 +92,30 @@ public final class SimulateCommand implements Runnable {
     return Arrays.stream(commaSeparated.split(",")).map(String::trim).toList();
   }
 
+  /** A mode that runs placement policies over a trace; each mode names the policies it runs by default. */
+  abstract static class PolicyRun implements Callable<Integer> {
+    @CommandLine.Mixin TraceOptions trace;
+    @CommandLine.Mixin RunOptions run = new RunOptions("simulation");
+
+    // No defaultValue: picocli takes the field's initial value as the default.
+    @Option(names = "--policies", description = "Comma-separated placement policies (default ${DEFAULT-VALUE}).")
+    String policies;
+
+    PolicyRun(String defaultPolicies) {
+      policies = defaultPolicies;
+    }
+
+    List<String> policyNames() {
+      return items(policies);
+    }
+  }
+
   @Command(name = "inflation", mixinStandardHelpOptions = true,
       description = "Workload inflation: unallocated GPUs per placement policy as random tasks of the trace arrive.")
-  static final class Inflation implements Callable<Integer> {
-    @CommandLine.Mixin TraceOptions trace;
-
-    @Option(names = "--policies", defaultValue = "koord4j,fgd,bestfit,dotprod,gpupacking,gpuclustering,random",
-        description = "Comma-separated placement policies (default ${DEFAULT-VALUE}).")
-    String policies;
+  static final class Inflation extends PolicyRun {
+    Inflation() {
+      super("koord4j,fgd,bestfit,dotprod,gpupacking,gpuclustering,random");
+    }
 
     @Option(names = "--repetitions", defaultValue = "10", description = "Draws of the workload (default ${DEFAULT-VALUE}).")
     int repetitions;
@@ -96,31 +131,25 @@ public final class SimulateCommand implements Runnable {
     public Integer call() {
       TraceOptions.Loaded loaded = trace.load();
       List<NodeSpec> nodes = loaded.nodes();
-      List<TaskSpec> tasks = loaded.tasks();
-      var settings = new WorkloadInflation.Settings(
-          nodes, tasks.stream().map(TaskSpec::shape).toList(), repetitions, trace.seed, upTo);
-      List<String> names = items(policies);
+      var settings = new WorkloadInflation.Settings(nodes, loaded.shapes(), repetitions, run.seed, upTo);
       int parallel = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
-      var runs = WorkloadInflation.runAll(settings, names, parallel);
+      var runs = WorkloadInflation.runAll(settings, policyNames(), parallel);
       long gpus = nodes.stream().mapToLong(NodeSpec::gpus).sum();
       InflationReport report = new InflationReport(runs, gpus);
-      double seconds = (System.nanoTime() - loaded.startNanos()) / 1e9;
       String heading = String.format(java.util.Locale.ROOT,
           "# Workload inflation%n%n%d nodes, %d GPUs, %d trace tasks; %d repetitions, seed %d; %.1f s",
-          nodes.size(), gpus, tasks.size(), repetitions, trace.seed, seconds);
-      report.write(trace.out, heading);
-      return printed(heading, report.table(), trace.out.resolve("report.md"));
+          nodes.size(), gpus, loaded.tasks().size(), repetitions, run.seed, loaded.seconds());
+      report.write(run.out, heading);
+      return printed(heading, report.table(), run.out.resolve("report.md"));
     }
   }
 
   @Command(name = "replay", mixinStandardHelpOptions = true,
       description = "Replays the trace in virtual time through the admission core and a placement policy.")
-  static final class Replay implements Callable<Integer> {
-    @CommandLine.Mixin TraceOptions trace;
-
-    @Option(names = "--policies", defaultValue = "koord4j",
-        description = "Comma-separated placement policies (default ${DEFAULT-VALUE}).")
-    String policies;
+  static final class Replay extends PolicyRun {
+    Replay() {
+      super("koord4j");
+    }
 
     @Option(names = "--queueing", defaultValue = "priority",
         description = "Comma-separated queue behaviours to run each policy with: priority, block, backfill"
@@ -132,19 +161,19 @@ public final class SimulateCommand implements Runnable {
       TraceOptions.Loaded loaded = trace.load();
       List<NodeSpec> nodes = loaded.nodes();
       List<TaskSpec> tasks = loaded.tasks();
-      List<TaskClass> workload = TargetWorkload.of(tasks.stream().map(TaskSpec::shape).toList());
+      List<TaskClass> workload = TargetWorkload.of(loaded.shapes());
       List<Queueing> queueings = items(queueing).stream().map(Queueing::parse).toList();
       List<TraceReplay.Result> results =
-          items(policies).stream()
+          policyNames().stream()
               .flatMap(name -> queueings.stream()
-                  .map(q -> new TraceReplay(nodes, Policies.create(name, workload), trace.seed, q).run(tasks)))
+                  .map(q -> new TraceReplay(nodes, Policies.create(name, workload), run.seed, q).run(tasks)))
               .toList();
       ReplayReport report = new ReplayReport(results);
       String heading = String.format(java.util.Locale.ROOT,
           "# Trace replay%n%n%d nodes, %d tasks; seed %d; %.1f s",
-          nodes.size(), tasks.size(), trace.seed, (System.nanoTime() - loaded.startNanos()) / 1e9);
-      report.write(trace.out, heading);
-      return printed(heading, report.table(), trace.out.resolve("replay.md"));
+          nodes.size(), tasks.size(), run.seed, loaded.seconds());
+      report.write(run.out, heading);
+      return printed(heading, report.table(), run.out.resolve("replay.md"));
     }
   }
 
@@ -161,16 +190,12 @@ public final class SimulateCommand implements Runnable {
         description = "Offered GPU time as a share of the cluster's (default ${DEFAULT-VALUE}).")
     double load;
 
-    @Option(names = "--seed", defaultValue = "1", description = "Seed (default ${DEFAULT-VALUE}).")
-    long seed;
-
-    @Option(names = "--out", defaultValue = "gang-trace", description = "Directory (default ${DEFAULT-VALUE}).")
-    Path out;
+    @CommandLine.Mixin RunOptions run = new RunOptions("gang-trace");
 
     @Override
     public Integer call() {
-      GangTrace.write(out, new GangTrace.Settings(nodes, jobs, load, seed));
-      System.out.println("trace: " + out.resolve("nodes.csv") + ", " + out.resolve("tasks.csv"));
+      GangTrace.write(run.out, new GangTrace.Settings(nodes, jobs, load, run.seed));
+      System.out.println("trace: " + run.out.resolve("nodes.csv") + ", " + run.out.resolve("tasks.csv"));
       return 0;
     }
   }

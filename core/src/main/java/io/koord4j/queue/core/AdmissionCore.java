@@ -417,42 +417,27 @@ public final class AdmissionCore {
   }
 
   private void index(QueuedUnit unit) {
-    QueueState queue = queue(unit.spec.queue());
-    switch (unit.phase) {
-      case PENDING -> queue.pending.add(unit);
-      case BACKOFF -> {
-        queue.backingOff.add(unit);
-        backoffTimeline.add(unit);
-      }
-      case ADMITTED -> {
-        admittedByQuota.computeIfAbsent(unit.quota(), q -> new LinkedHashSet<>()).add(unit);
-        if (!unit.podsRunning) {
-          queue.awaitingPods.add(unit);
-        }
-      }
-      case FINISHED -> {}
-    }
+    indexesOf(unit).forEach(index -> index.add(unit));
   }
 
   private void unindex(QueuedUnit unit) {
+    indexesOf(unit).forEach(index -> index.remove(unit));
+    admittedByQuota.computeIfPresent(unit.quota(), (quota, admitted) -> admitted.isEmpty() ? null : admitted);
+    dropIfUnused(queue(unit.spec.queue()));
+  }
+
+  /** The indexes that list a unit in its phase; index and unindex must agree on them. */
+  private List<Collection<QueuedUnit>> indexesOf(QueuedUnit unit) {
     QueueState queue = queue(unit.spec.queue());
-    switch (unit.phase) {
-      case PENDING -> queue.pending.remove(unit);
-      case BACKOFF -> {
-        queue.backingOff.remove(unit);
-        backoffTimeline.remove(unit);
-      }
+    return switch (unit.phase) {
+      case PENDING -> List.of(queue.pending);
+      case BACKOFF -> List.of(queue.backingOff, backoffTimeline);
       case ADMITTED -> {
-        Set<QueuedUnit> admitted = admittedByQuota.get(unit.quota());
-        admitted.remove(unit);
-        if (admitted.isEmpty()) {
-          admittedByQuota.remove(unit.quota());
-        }
-        queue.awaitingPods.remove(unit);
+        Set<QueuedUnit> admitted = admittedByQuota.computeIfAbsent(unit.quota(), q -> new LinkedHashSet<>());
+        yield unit.podsRunning ? List.of(admitted) : List.of(admitted, queue.awaitingPods);
       }
-      case FINISHED -> {}
-    }
-    dropIfUnused(queue);
+      case FINISHED -> List.of();
+    };
   }
 
   private QueueState queue(String name) {

@@ -41,11 +41,11 @@ public final class NodeMetricStatuses {
    */
   public static NodeMetricStatus build(Instant now, Measured measured, List<Pod> pods) {
     List<PodMetricInfo> podMetrics = new ArrayList<>();
-    Usage podsTotal = Usage.ZERO;
+    List<Usage> podUsages = new ArrayList<>();
     for (Pod pod : pods) {
       Usage usage = measured.podAverages().get(pod.getMetadata().getUid());
       if (usage != null) {
-        podsTotal = podsTotal.plus(usage);
+        podUsages.add(usage);
         podMetrics.add(podMetric(pod, usage));
       }
     }
@@ -53,7 +53,7 @@ public final class NodeMetricStatuses {
 
     NodeMetricInfo node = new NodeMetricInfo();
     node.setNodeUsage(resources(measured.nodeAverage()));
-    node.setSystemUsage(resources(measured.nodeAverage().minus(podsTotal).atLeastZero()));
+    node.setSystemUsage(resources(measured.nodeAverage().outside(podUsages)));
     node.setAggregatedNodeUsages(measured.nodeWindows().stream().map(NodeMetricStatuses::aggregated).toList());
 
     NodeMetricStatus status = new NodeMetricStatus();

@@ -4,7 +4,6 @@ import io.koord4j.device.GpuAllocation;
 import io.koord4j.device.GpuDevice;
 import io.koord4j.device.GpuPartitionTable;
 import io.koord4j.device.NodeGpuInventory;
-import io.koord4j.device.NodeGpuUsage;
 import io.koord4j.device.PartitionPolicy;
 import io.koord4j.simulator.trace.NodeSpec;
 import io.koord4j.simulator.trace.TaskShape;
@@ -31,11 +30,9 @@ public final class SimCluster {
   private long gpuAllocatedMilli;
 
   /** What makes two nodes place alike. */
-  private record NodeState(
-      NodeSpec shape, NodeGpuUsage gpus, long milliCpuUsed, long memoryMibUsed, List<Integer> hosted) {
+  private record NodeState(NodeSpec shape, SimNode.Held held) {
     static NodeState of(SimNode node) {
-      return new NodeState(
-          node.spec().shape(), node.gpus(), node.milliCpuUsed(), node.memoryMibUsed(), node.hostedGpuMilli());
+      return new NodeState(node.spec().shape(), node.held());
     }
   }
 
@@ -46,7 +43,7 @@ public final class SimCluster {
     for (int i = 0; i < nodes.length; i++) {
       NodeSpec spec = specs.get(i);
       GpuChoices choices = choicesByShape.computeIfAbsent(spec.shape(), shape -> new GpuChoices());
-      nodes[i] = new SimNode(i, spec, choices, inventory(spec), NodeGpuUsage.NONE, 0, 0, List.of());
+      nodes[i] = new SimNode(i, spec, choices, inventory(spec), SimNode.Held.NOTHING);
       groupOf(nodes[i]).add(i);
       capacity += spec.gpus() * 1000L;
     }

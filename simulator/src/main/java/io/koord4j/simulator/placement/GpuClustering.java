@@ -14,8 +14,8 @@ final class GpuClustering extends CandidatePolicy {
 
   @Override
   double score(SimNode before, SimNode after, TaskShape task) {
-    long alike = before.hostedGpuMilli().stream().filter(d -> d == task.gpuDemandMilli()).count();
-    double tier = alike > 0 ? 2 + alike / 1000.0 : before.hostedGpuMilli().isEmpty() ? 1 : 0;
+    long alike = before.held().hostedGpuMilli().stream().filter(d -> d == task.gpuDemandMilli()).count();
+    double tier = alike > 0 ? 2 + alike / 1000.0 : before.held().hostedGpuMilli().isEmpty() ? 1 : 0;
     return tier + gpuFullness(before) / 1000;
   }
 }

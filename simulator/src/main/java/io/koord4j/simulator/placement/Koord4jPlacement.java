@@ -130,10 +130,10 @@ final class Koord4jPlacement implements PlacementPolicy {
         node.spec(), spec -> idleShapes.computeIfAbsent(spec.shape(), shape -> NodeInfo.of(node(shape))));
     ResourceVector requested =
         ResourceVector.of(
-            ResourceQuantities.CPU, node.milliCpuUsed(),
-            ResourceQuantities.MEMORY, node.memoryMibUsed() << 20);
+            ResourceQuantities.CPU, node.held().milliCpuUsed(),
+            ResourceQuantities.MEMORY, node.held().memoryMibUsed() << 20);
     return idle
-        .withUsage(requested, node.hostedGpuMilli().size())
+        .withUsage(requested, node.held().hostedGpuMilli().size())
         .withGpus(new NodeGpus(node.inventory(), node.gpus(), null));
   }
 
