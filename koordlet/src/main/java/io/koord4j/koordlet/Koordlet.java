@@ -27,7 +27,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -50,8 +49,7 @@ public final class Koordlet implements AutoCloseable {
   private final BatchCgroupReconciler batchCgroups;
   private final DeviceReporter devices;
   private final Clock clock;
-  private final ScheduledExecutorService loop =
-      Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("koordlet"));
+  private final ScheduledExecutorService loop = DaemonThreads.scheduler("koordlet");
   private final Counter errors;
   private final Counter reports;
   private volatile Instant lastCollect = Instant.EPOCH;

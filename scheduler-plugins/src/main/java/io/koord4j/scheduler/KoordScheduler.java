@@ -1,6 +1,7 @@
 package io.koord4j.scheduler;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.koord4j.concurrent.DaemonThreads;
 import io.koord4j.scheduler.cache.SchedulerCache;
 import io.koord4j.scheduler.extender.Extender;
 import io.koord4j.scheduler.framework.Framework;
@@ -34,8 +35,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.ConcurrentHashMap;
 import io.koord4j.api.gang.PodGroup;
 
@@ -88,10 +87,10 @@ public final class KoordScheduler implements AutoCloseable {
   private boolean watching;
 
   public KoordScheduler(KubernetesClient client, MeterRegistry registry, Options options) {
-    filterPool = Executors.newFixedThreadPool(options.parallelism(), daemon("koord-filter"));
-    bindingPool = Executors.newFixedThreadPool(BINDING_THREADS, daemon("koord-binding"));
-    outcomePool = Executors.newFixedThreadPool(OUTCOME_THREADS, daemon("koord-outcomes"));
-    timer = Executors.newSingleThreadScheduledExecutor(daemon("koord-permit-timer"));
+    filterPool = Executors.newFixedThreadPool(options.parallelism(), DaemonThreads.numbered("koord-filter"));
+    bindingPool = Executors.newFixedThreadPool(BINDING_THREADS, DaemonThreads.numbered("koord-binding"));
+    outcomePool = Executors.newFixedThreadPool(OUTCOME_THREADS, DaemonThreads.numbered("koord-outcomes"));
+    timer = DaemonThreads.scheduler("koord-permit-timer");
     WaitingPods waitingPods = new WaitingPods(timer);
     SchedulerCache cache = new SchedulerCache(GangResolver::gangIdOf);
     QuotaAccounts quotas = new QuotaAccounts();
@@ -148,7 +147,7 @@ public final class KoordScheduler implements AutoCloseable {
             new PodOutcomeRecorder(client, options.schedulerName(), outcomePool),
             bindingPool,
             new SchedulerMetrics(registry, queue, cache));
-    loop = daemon("koord-scheduler").newThread(scheduler);
+    loop = DaemonThreads.named("koord-scheduler").newThread(scheduler);
     // kube-scheduler does the rest of the checks itself; the extender adds gangs and GPUs.
     extender =
         new Extender(
@@ -192,14 +191,5 @@ public final class KoordScheduler implements AutoCloseable {
     bindingPool.shutdownNow();
     outcomePool.shutdownNow();
     filterPool.shutdownNow();
-  }
-
-  private static ThreadFactory daemon(String name) {
-    AtomicInteger count = new AtomicInteger();
-    return task -> {
-      Thread thread = new Thread(task, name + "-" + count.getAndIncrement());
-      thread.setDaemon(true);
-      return thread;
-    };
   }
 }

@@ -25,7 +25,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -53,8 +52,7 @@ public final class WebhookServer implements AutoCloseable {
   private final WebhookRegistrar registrar;
   private final MeterRegistry registry;
   private final ClusterCache cache;
-  private final ScheduledExecutorService refresher =
-      Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("koord4j-webhook-certificates"));
+  private final ScheduledExecutorService refresher = DaemonThreads.scheduler("koord4j-webhook-certificates");
 
   private AdmissionServer server;
   private ReloadableKeyManager keys;

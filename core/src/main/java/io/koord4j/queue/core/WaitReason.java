@@ -10,8 +10,41 @@ import java.util.List;
  */
 public sealed interface WaitReason {
 
-  /** A sentence for the unit's condition and event. */
-  String message();
+  /**
+   * A sentence for the unit's condition and event. Every kind's wording stands here, side by side,
+   * so that the sentences users read stay alike.
+   */
+  default String message() {
+    if (this instanceof QuotaShortage shortage) {
+      String shortOf = shortage.result().message();
+      return shortage.reservation() == null
+          ? shortOf
+          : shortOf + "; reserved to start by " + shortage.reservation().start() + " (backfill)";
+    } else if (this instanceof Unplaceable unplaceable) {
+      return "the gang does not fit even on empty nodes: " + unplaceable.reason();
+    } else if (this instanceof BlockedBehind blocked) {
+      return "blocked behind " + blocked.unitId() + " (Block policy)";
+    } else if (this instanceof BehindReservation behind) {
+      return "waiting behind " + behind.reservation().unitId() + ", reserved to start by "
+          + behind.reservation().start()
+          + " (backfill: only units expected to end by then, or leaving it room, go first)";
+    } else if (this instanceof BehindFirstTier behind) {
+      return "waiting behind " + behind.unitId() + " (Intelligent policy: units of priority "
+          + behind.threshold() + " or more go first)";
+    } else if (this instanceof InBackoff backoff) {
+      String requeues = backoff.attempt() == 1 ? " requeue" : " requeues";
+      return "in backoff until " + backoff.until() + " after " + backoff.attempt() + requeues;
+    } else if (this instanceof AwaitingPodsRunning awaiting) {
+      return "queue waits for pods of " + awaiting.unitId() + " to run";
+    } else if (this instanceof AwaitingPreemption awaiting) {
+      return "waiting for preempted " + String.join(", ", awaiting.victims()) + " to release quota";
+    } else if (this instanceof UnknownQueue unknown) {
+      return "queue \"" + unknown.queue() + "\" does not exist";
+    } else if (this instanceof UnusableQuota unusable) {
+      return "quota \"" + unusable.quota() + "\" does not exist or is a parent quota";
+    }
+    throw new IllegalStateException("no wording for " + this);
+  }
 
   /**
    * Its quota, or an ancestor, lacks a resource; the result names which and how much. In a
@@ -21,98 +54,45 @@ public sealed interface WaitReason {
     public QuotaShortage(AdmissionResult result) {
       this(result, null);
     }
-
-    @Override
-    public String message() {
-      return reservation == null
-          ? result.message()
-          : result.message() + "; reserved to start by " + reservation.start() + " (backfill)";
-    }
   }
 
   /**
    * No node of the cluster could hold all the gang's pods even with nothing else running: the
    * scheduler's filters (cordon, taints, nodeSelector, node affinity, resources) refuse them.
    */
-  record Unplaceable(String reason) implements WaitReason {
-    @Override
-    public String message() {
-      return "the gang does not fit even on empty nodes: " + reason;
-    }
-  }
+  record Unplaceable(String reason) implements WaitReason {}
 
   /** A Block queue holds it behind an earlier unit of the same quota that does not fit. */
-  record BlockedBehind(String unitId) implements WaitReason {
-    @Override
-    public String message() {
-      return "blocked behind " + unitId + " (Block policy)";
-    }
-  }
+  record BlockedBehind(String unitId) implements WaitReason {}
 
   /**
    * A backfilling queue holds a start for an earlier unit; this one would end after it and take
    * what that unit needs then.
    */
-  record BehindReservation(Reservation reservation) implements WaitReason {
-    @Override
-    public String message() {
-      return "waiting behind " + reservation.unitId() + ", reserved to start by " + reservation.start()
-          + " (backfill: only units expected to end by then, or leaving it room, go first)";
-    }
-  }
+  record BehindReservation(Reservation reservation) implements WaitReason {}
 
   /**
    * An Intelligent queue serves units below its priority threshold only while no unit at or
    * above it waits.
    */
-  record BehindFirstTier(String unitId, int threshold) implements WaitReason {
-    @Override
-    public String message() {
-      return "waiting behind " + unitId + " (Intelligent policy: units of priority " + threshold
-          + " or more go first)";
-    }
-  }
+  record BehindFirstTier(String unitId, int threshold) implements WaitReason {}
 
-  record InBackoff(Instant until, int attempt) implements WaitReason {
-    @Override
-    public String message() {
-      String requeues = attempt == 1 ? " requeue" : " requeues";
-      return "in backoff until " + until + " after " + attempt + requeues;
-    }
-  }
+  /** It was requeued and waits out its backoff before it is tried again. */
+  record InBackoff(Instant until, int attempt) implements WaitReason {}
 
   /** The queue waits for pods to run and the pods of {@code unitId} do not run yet. */
-  record AwaitingPodsRunning(String unitId) implements WaitReason {
-    @Override
-    public String message() {
-      return "queue waits for pods of " + unitId + " to run";
-    }
-  }
+  record AwaitingPodsRunning(String unitId) implements WaitReason {}
 
   /** Units were preempted for this one; it is tried again once they release their quota. */
   record AwaitingPreemption(List<String> victims) implements WaitReason {
     public AwaitingPreemption {
       victims = List.copyOf(victims);
     }
-
-    @Override
-    public String message() {
-      return "waiting for preempted " + String.join(", ", victims) + " to release quota";
-    }
   }
 
-  record UnknownQueue(String queue) implements WaitReason {
-    @Override
-    public String message() {
-      return "queue \"" + queue + "\" does not exist";
-    }
-  }
+  /** The job names a queue that does not exist. */
+  record UnknownQueue(String queue) implements WaitReason {}
 
   /** The quota is missing, or is a parent quota, which units may not use. */
-  record UnusableQuota(String quota) implements WaitReason {
-    @Override
-    public String message() {
-      return "quota \"" + quota + "\" does not exist or is a parent quota";
-    }
-  }
+  record UnusableQuota(String quota) implements WaitReason {}
 }
