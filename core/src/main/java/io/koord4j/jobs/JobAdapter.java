@@ -1,9 +1,13 @@
 package io.koord4j.jobs;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.koord4j.api.WellKnown;
 import io.koord4j.quantity.ResourceQuantities;
 import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -70,6 +74,28 @@ public interface JobAdapter<T extends HasMetadata> {
   /** A copy of the job, suspended. */
   default T suspend(T job) {
     return withSuspended(job, true);
+  }
+
+  /**
+   * The job held for the queue: suspended and marked as taken into it (koord-queue's {@code
+   * job-has-enqueued} and {@code job-enqueue-timestamp}, an earlier time kept). The job itself
+   * when it is both already, else a copy. The webhook holds a job so as it is created, so that the
+   * queue has nothing to write before it creates the job's unit.
+   */
+  default T enqueued(T job, Instant now) {
+    Map<String, String> annotations = job.getMetadata() == null ? null : job.getMetadata().getAnnotations();
+    if (isSuspended(job) && annotations != null && "true".equals(annotations.get(WellKnown.JOB_HAS_ENQUEUED))) {
+      return job;
+    }
+    T held = suspend(job);
+    if (held.getMetadata() == null) {
+      held.setMetadata(new ObjectMeta());
+    }
+    Map<String, String> marked = new HashMap<>(annotations == null ? Map.of() : annotations);
+    marked.putIfAbsent(WellKnown.JOB_ENQUEUE_TIMESTAMP, now.toString());
+    marked.put(WellKnown.JOB_HAS_ENQUEUED, "true");
+    held.getMetadata().setAnnotations(marked);
+    return held;
   }
 
   /** A copy of the job, allowed to start its pods. */

@@ -246,16 +246,15 @@ public final class AdmissionBenchmark {
               new WebhookConfigurations.Names(run + "-mutating", run + "-validating"));
     }
 
-    /** The manager as deployed, in a JVM of its own, leading once it has opened its watches. */
+    /** The manager as deployed (the chart's JVM options), in a JVM of its own, leading once it has opened its watches. */
     private ManagerProcess startManager(int round) throws Exception {
       String name = run + "-manager-" + round;
       Path logs = Path.of("target", "bench", "logs");
       Files.createDirectories(logs);
-      List<String> options =
-          profile
-              ? List.of("-XX:StartFlightRecording=filename=" + logs.resolve(name + ".jfr")
-                  + ",settings=profile,dumponexit=true")
-              : List.of();
+      List<String> options = new ArrayList<>(ChartJvmOptions.of("manager"));
+      if (profile) {
+        options.add("-XX:StartFlightRecording=filename=" + logs.resolve(name + ".jfr") + ",settings=profile,dumponexit=true");
+      }
       ManagerProcess manager =
           ManagerProcess.start(run + "-system", run + "-manager", Duration.ofSeconds(15), "bench/logs/" + name, options);
       long deadline = System.nanoTime() + START_TIMEOUT.toNanos();

@@ -2,8 +2,11 @@ package io.koord4j.manager.jobs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -69,7 +72,7 @@ final class InvalidJobs {
    * the next reconcile.
    */
   static void clear(KubernetesClient client, HasMetadata job) {
-    JsonNode conditions = Serialization.jsonMapper().valueToTree(job).path("status").path("conditions");
+    JsonNode conditions = conditionsOf(job);
     int index = indexOfCondition(conditions);
     if (index < 0 || !REASON.equals(conditions.get(index).path("reason").asText())) {
       return;
@@ -86,6 +89,21 @@ final class InvalidJobs {
     } catch (KubernetesClientException e) {
       LOG.debug("cannot remove the {} condition of {}", CONDITION, job.getMetadata().getName(), e);
     }
+  }
+
+  /**
+   * The job's {@code status.conditions}. Every reconcile asks, so only the status is turned into
+   * JSON, not the whole job with its pod templates.
+   */
+  static JsonNode conditionsOf(HasMetadata job) {
+    Object status =
+        job instanceof Job batch
+            ? batch.getStatus()
+            : job instanceof GenericKubernetesResource generic
+                ? generic.getAdditionalProperties().get("status")
+                : Serialization.jsonMapper().valueToTree(job).path("status");
+    JsonNode tree = Serialization.jsonMapper().valueToTree(status);
+    return tree == null ? MissingNode.getInstance() : tree.path("conditions");
   }
 
   /** Index of the {@value #CONDITION} condition, or -1. */

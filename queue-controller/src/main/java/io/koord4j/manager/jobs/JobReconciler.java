@@ -127,15 +127,10 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
     }
   }
 
-  /** Marks the job queued (and holds it, if the webhook did not), then creates its unit. */
+  /** Holds the job and marks it queued, if the webhook did not, then creates its unit. */
   private void enqueue(T job, String queue, KubernetesClient client) {
-    T queued = job;
-    if (annotation(job, WellKnown.JOB_HAS_ENQUEUED) == null || !adapter.isSuspended(job)) {
-      queued = adapter.suspend(job);
-      Map<String, String> annotations = new HashMap<>(orEmpty(job.getMetadata().getAnnotations()));
-      annotations.putIfAbsent(WellKnown.JOB_ENQUEUE_TIMESTAMP, now());
-      annotations.put(WellKnown.JOB_HAS_ENQUEUED, "true");
-      queued.getMetadata().setAnnotations(annotations);
+    T queued = adapter.enqueued(job, clock.instant());
+    if (queued != job) {
       queued = client.resource(queued).update();
     }
     KubeObjects.createIfAbsent(client, QueueUnits.desired(adapter, queued, queue, priority(queued, client)));

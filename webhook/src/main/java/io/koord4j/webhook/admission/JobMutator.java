@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import io.koord4j.api.WellKnown;
 import io.koord4j.jobs.JobAdapter;
 import io.koord4j.jobs.JobAdapters;
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,9 +16,10 @@ import java.util.Optional;
 
 /**
  * Holds queued jobs back when they are created: every job kind known to {@link JobAdapters} that
- * names a queue or quota, or lives in a managed namespace, is stored suspended, so that no pod
- * starts before the queue admits the whole gang. A job its kind skips (see {@link
- * JobAdapter#isSkipped}), such as the RayCluster of a RayJob, is left as it is.
+ * names a queue or quota, or lives in a managed namespace, is stored suspended and marked as taken
+ * into the queue ({@link JobAdapter#enqueued}), so that no pod starts before the queue admits the
+ * whole gang and the queue has nothing to write before it creates the job's unit. A job its kind
+ * skips (see {@link JobAdapter#isSkipped}), such as the RayCluster of a RayJob, is left as it is.
  *
  * <p>Queue label: the original labels are kept. When the queue is named only by the
  * {@code koord-queue/queue-name} annotation, or is the namespace's {@value #DEFAULT_QUEUE} queue,
@@ -38,11 +40,17 @@ public final class JobMutator {
   private final JobAdapters adapters;
   private final QueueLookup queues;
   private final boolean useNamespaceDefaultQueue;
+  private final Clock clock;
 
   public JobMutator(JobAdapters adapters, QueueLookup queues, boolean useNamespaceDefaultQueue) {
+    this(adapters, queues, useNamespaceDefaultQueue, Clock.systemUTC());
+  }
+
+  JobMutator(JobAdapters adapters, QueueLookup queues, boolean useNamespaceDefaultQueue, Clock clock) {
     this.adapters = adapters;
     this.queues = queues;
     this.useNamespaceDefaultQueue = useNamespaceDefaultQueue;
+    this.clock = clock;
   }
 
   /**
@@ -94,16 +102,15 @@ public final class JobMutator {
     if (queue.isEmpty() && !namespaceManaged) {
       return AdmissionResponses.allow(request);
     }
-    T held = adapter.isSuspended(job) ? job : adapter.suspend(job);
-    T labelled =
-        queue.isPresent() && !hasQueueLabel(job) ? withQueueLabel(held, queue.get()) : held;
+    T labelled = queue.isPresent() && !hasQueueLabel(job) ? withQueueLabel(job, queue.get()) : job;
+    T held = adapter.enqueued(labelled, clock.instant());
     List<String> warnings =
         named
             .filter(name -> !queues.exists(name))
             .map(name -> List.of(missingQueueWarning(name)))
             .orElse(List.of());
     return AdmissionResponses.allowAs(
-        request, Json.MAPPER.valueToTree(job), Json.MAPPER.valueToTree(labelled), warnings);
+        request, Json.MAPPER.valueToTree(job), Json.MAPPER.valueToTree(held), warnings);
   }
 
   private <T extends HasMetadata> AdmissionReview checkUpdate(

@@ -15,14 +15,18 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.koord4j.jobs.JobAdapters;
 import io.koord4j.jobs.RayCluster;
 import io.koord4j.jobs.TFJob;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class JobMutatorTest {
   private static final String NS = "team-a";
   private final FixedQueues queues = FixedQueues.in(NS, "gpu", "default");
+  private static final Instant NOW = Instant.parse("2026-12-02T09:00:00Z");
   private final AdmissionHandler labelled =
-      new JobMutator(JobAdapters.builtIn(), queues, false).handler(false);
+      new JobMutator(JobAdapters.builtIn(), queues, false, Clock.fixed(NOW, ZoneOffset.UTC)).handler(false);
 
   @Test
   void queuedJobIsSuspendedAndKeepsItsLabels() {
@@ -37,8 +41,19 @@ class JobMutatorTest {
     JsonNode stored = patched(request, answer);
     assertThat(stored.at("/spec/suspend").asBoolean()).isTrue();
     assertThat(stored.at("/metadata/labels").size()).isEqualTo(2);
-    assertThat(Reviews.patchOps(answer).toString())
-        .isEqualTo("[{\"op\":\"add\",\"path\":\"/spec/suspend\",\"value\":true}]");
+    assertThat(Reviews.patchOps(answer)).extracting(op -> op.get("path").asText())
+        .containsExactlyInAnyOrder("/spec/suspend", "/metadata/annotations");
+  }
+
+  @Test
+  void queuedJobIsMarkedTakenIntoTheQueueWhenItIsCreated() {
+    AdmissionReview request = create(job(NS, Map.of(WellKnown.KUEUE_QUEUE_NAME, "gpu"), Map.of("note", "kept")));
+
+    JsonNode annotations = patched(request, labelled.handle(request)).at("/metadata/annotations");
+
+    assertThat(annotations.path(WellKnown.JOB_HAS_ENQUEUED).asText()).isEqualTo("true");
+    assertThat(annotations.path(WellKnown.JOB_ENQUEUE_TIMESTAMP).asText()).isEqualTo(NOW.toString());
+    assertThat(annotations.path("note").asText()).isEqualTo("kept");
   }
 
   @Test
@@ -70,11 +85,24 @@ class JobMutatorTest {
   }
 
   @Test
-  void alreadySuspendedQueuedJobNeedsNoPatch() {
+  void alreadySuspendedQueuedJobIsOnlyMarked() {
     Job suspended = new JobBuilder(job(NS, Map.of(WellKnown.KUEUE_QUEUE_NAME, "gpu"), Map.of()))
         .editSpec().withSuspend(true).endSpec().build();
 
     AdmissionReview answer = labelled.handle(create(suspended));
+
+    assertThat(answer.getResponse().getAllowed()).isTrue();
+    assertThat(Reviews.patchOps(answer)).extracting(op -> op.get("path").asText())
+        .containsExactly("/metadata/annotations");
+  }
+
+  @Test
+  void suspendedJobAlreadyMarkedNeedsNoPatch() {
+    Job marked = new JobBuilder(job(NS, Map.of(WellKnown.KUEUE_QUEUE_NAME, "gpu"),
+            Map.of(WellKnown.JOB_HAS_ENQUEUED, "true", WellKnown.JOB_ENQUEUE_TIMESTAMP, "2026-12-01T00:00:00Z")))
+        .editSpec().withSuspend(true).endSpec().build();
+
+    AdmissionReview answer = labelled.handle(create(marked));
 
     assertThat(answer.getResponse().getAllowed()).isTrue();
     assertThat(answer.getResponse().getPatch()).isNull();
@@ -88,7 +116,10 @@ class JobMutatorTest {
 
     AdmissionReview answer = labelled.handle(request);
 
-    assertThat(Reviews.patchOps(answer).get(0).get("op").asText()).isEqualTo("replace");
+    assertThat(Reviews.patchOps(answer))
+        .filteredOn(op -> op.get("path").asText().equals("/spec/suspend"))
+        .extracting(op -> op.get("op").asText())
+        .containsExactly("replace");
     assertThat(patched(request, answer).at("/spec/suspend").asBoolean()).isTrue();
   }
 
