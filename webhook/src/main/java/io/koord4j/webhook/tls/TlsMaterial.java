@@ -29,8 +29,10 @@ public record TlsMaterial(
   public static final String CA_KEY = "ca.key";
   public static final String TLS_CERT = "tls.crt";
   public static final String TLS_KEY = "tls.key";
-  public static final String NEXT_CA_CERT = "next-ca.crt";
-  public static final String NEXT_CA_KEY = "next-ca.key";
+  /** During a CA change the incoming CA's pair, under the CA's keys with this prefix. */
+  private static final String NEXT = "next-";
+  public static final String NEXT_CA_CERT = NEXT + CA_CERT;
+  public static final String NEXT_CA_KEY = NEXT + CA_KEY;
 
   private static final Pattern PEM_CERTIFICATE =
       Pattern.compile("-----BEGIN CERTIFICATE-----.+?-----END CERTIFICATE-----", Pattern.DOTALL);
