@@ -38,7 +38,8 @@ public final class WellKnown {
   /** Label {@code "true"}: the object is never queued (koord4j's own key; koord-queue has none). */
   public static final String SKIP_QUEUE_LABEL = KOORD_QUEUE_PREFIX + "skip";
 
-  // Written by the queue controller on jobs and pod templates.
+  // Written on jobs and pod templates by the queue controller; the enqueue pair by the webhook
+  // already, as it holds a created job (the controller writes it for a job the webhook missed).
   public static final String JOB_ENQUEUE_TIMESTAMP = KOORD_QUEUE_PREFIX + "job-enqueue-timestamp";
   public static final String JOB_DEQUEUE_TIMESTAMP = KOORD_QUEUE_PREFIX + "job-dequeue-timestamp";
   public static final String JOB_HAS_ENQUEUED = KOORD_QUEUE_PREFIX + "job-has-enqueued";
