@@ -79,8 +79,8 @@ public interface JobAdapter<T extends HasMetadata> {
   /**
    * The job held for the queue: suspended and marked as taken into it (koord-queue's {@code
    * job-has-enqueued} and {@code job-enqueue-timestamp}, an earlier time kept). The job itself
-   * when it is both already, else a copy. The webhook holds a job so as it is created, so that the
-   * queue has nothing to write before it creates the job's unit.
+   * when it is both already, else a copy. The webhook holds a job this way as it is created, so
+   * that the queue has nothing to write before it creates the job's unit.
    */
   default T enqueued(T job, Instant now) {
     Map<String, String> annotations = job.getMetadata() == null ? null : job.getMetadata().getAnnotations();

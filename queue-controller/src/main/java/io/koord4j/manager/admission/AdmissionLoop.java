@@ -24,7 +24,6 @@ import io.koord4j.queue.core.ChargedPod;
 import io.koord4j.queue.core.Preemption;
 import io.koord4j.queue.core.UnitPhase;
 import io.koord4j.queue.core.UnitSpec;
-import io.koord4j.queue.core.UnitStatus;
 import io.koord4j.queue.core.WaitingUnit;
 import io.koord4j.quota.ResourceVector;
 import io.koord4j.quota.kube.ElasticQuotaSpecs;
