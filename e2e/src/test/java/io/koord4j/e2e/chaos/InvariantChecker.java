@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.koord4j.api.WellKnown;
@@ -15,6 +16,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -39,7 +41,11 @@ import java.util.function.Consumer;
  */
 final class InvariantChecker implements AutoCloseable {
   private static final Set<String> FINAL_CONDITIONS = Set.of("Complete", "Failed", "SuccessCriteriaMet", "FailureTarget");
+  /** How often a quota seen over its max is read again from the API server (see confirmOverMax). */
+  private static final Duration CONFIRM_EVERY = Duration.ofMillis(250);
   private final Clock clock = Clock.systemUTC();
+  private final KubernetesClient client;
+  private final String jobNamespace;
   private final Duration gangTimeout;
   /** Only quotas of the test are checked against their max. */
   private final String quotaPrefix;
@@ -52,8 +58,11 @@ final class InvariantChecker implements AutoCloseable {
   private final Map<String, Instant> partlyBoundSince = new HashMap<>();
   /** One line per broken invariant and subject, in the order first seen. */
   private final Set<String> violations = new LinkedHashSet<>();
+  private Instant lastConfirmation;
 
   InvariantChecker(KubernetesClient client, String jobNamespace, String quotaPrefix, Duration gangTimeout) {
+    this.client = client;
+    this.jobNamespace = jobNamespace;
     this.gangTimeout = gangTimeout;
     this.quotaPrefix = quotaPrefix;
     quotas = client.resources(ElasticQuota.class).inNamespace(TestCluster.QUOTA_NAMESPACE)
@@ -114,36 +123,86 @@ final class InvariantChecker implements AutoCloseable {
   }
 
   private synchronized void check() {
+    List<Job> jobList = jobs.getStore().list();
+    Map<String, List<Pod>> podsByJob = byJob(pods.getStore().list());
+    jobList.forEach(job -> checkGang(job, podsByJob.getOrDefault(job.getMetadata().getName(), List.of())));
+    Map<String, String> seen = overMax(holdings(jobList, podsByJob));
+    if (!seen.isEmpty()) {
+      confirmOverMax(seen.values());
+    }
+  }
+
+  /**
+   * The two informers each stand at their own moment (a watch lags on its own, and after an API
+   * server restart each relists when it reconnects), so together they can show a job resumed
+   * next to the still running pods of the job it waited for. A quota seen over its max is
+   * therefore read again from the API server, jobs first, then pods: a pod only ends, so every pod
+   * alive at the second read was alive at the first, and what the two reads show was held at once.
+   */
+  private void confirmOverMax(Collection<String> seen) {
+    Instant now = clock.instant();
+    if (lastConfirmation != null && Duration.between(lastConfirmation, now).compareTo(CONFIRM_EVERY) < 0) {
+      return; // the ticker looks again
+    }
+    lastConfirmation = now;
+    Holdings read;
+    try {
+      List<Job> jobList = client.batch().v1().jobs().inNamespace(jobNamespace).list().getItems();
+      read = holdings(jobList, byJob(client.pods().inNamespace(jobNamespace).list().getItems()));
+    } catch (KubernetesClientException e) {
+      System.out.printf("chaos: a quota seen over its max at %s could not be read again: %s%n", now, e.getMessage());
+      return;
+    }
+    Map<String, String> confirmed = overMax(read);
+    if (confirmed.isEmpty()) {
+      System.out.printf("chaos: the informers showed %s at %s; read again, no quota is over its max%n", seen, now);
+    }
+    confirmed.forEach((quota, violation) -> {
+      if (violations.add(violation)) {
+        System.out.printf("chaos: %s at %s, held by: %s%n", violation, now, read.holders().get(quota));
+      }
+    });
+  }
+
+  /** CPU held per quota, its children's included, and by whom. */
+  private record Holdings(Map<String, BigDecimal> cpu, Map<String, List<String>> holders) {}
+
+  private Holdings holdings(List<Job> jobList, Map<String, List<Pod>> podsByJob) {
+    Holdings holdings = new Holdings(new HashMap<>(), new HashMap<>());
+    for (Job job : jobList) {
+      List<Pod> jobPods = podsByJob.getOrDefault(job.getMetadata().getName(), List.of());
+      BigDecimal cpu = heldCpu(job, jobPods);
+      for (String q = job.getMetadata().getLabels().get(WellKnown.QUOTA_NAME); q != null && !q.isEmpty(); q = parentOf(q)) {
+        holdings.cpu().merge(q, cpu, BigDecimal::add);
+        if (cpu.signum() > 0) {
+          holdings.holders().computeIfAbsent(q, ignored -> new ArrayList<>()).add(holding(job, jobPods, cpu));
+        }
+      }
+    }
+    return holdings;
+  }
+
+  /** A violation's line per quota holding more than its max. */
+  private Map<String, String> overMax(Holdings holdings) {
+    Map<String, String> over = new HashMap<>();
+    holdings.cpu().forEach((quota, cpu) -> {
+      BigDecimal max = maxCpu(quota);
+      if (max != null && cpu.compareTo(max) > 0) {
+        over.put(quota, "quota " + quota + " holds " + cpu.toPlainString() + " CPU over its max " + max.toPlainString());
+      }
+    });
+    return over;
+  }
+
+  private static Map<String, List<Pod>> byJob(List<Pod> podList) {
     Map<String, List<Pod>> podsByJob = new HashMap<>();
-    for (Pod pod : pods.getStore().list()) {
+    for (Pod pod : podList) {
       String job = pod.getMetadata().getLabels() == null ? null : pod.getMetadata().getLabels().get("job-name");
       if (job != null) {
         podsByJob.computeIfAbsent(job, name -> new ArrayList<>()).add(pod);
       }
     }
-    Map<String, BigDecimal> held = new HashMap<>();
-    Map<String, List<String>> holders = new HashMap<>();
-    for (Job job : jobs.getStore().list()) {
-      List<Pod> jobPods = podsByJob.getOrDefault(job.getMetadata().getName(), List.of());
-      String quota = job.getMetadata().getLabels().get(WellKnown.QUOTA_NAME);
-      BigDecimal cpu = heldCpu(job, jobPods);
-      for (String q = quota; q != null && !q.isEmpty(); q = parentOf(q)) {
-        held.merge(q, cpu, BigDecimal::add);
-        if (cpu.signum() > 0) {
-          holders.computeIfAbsent(q, ignored -> new ArrayList<>()).add(holding(job, jobPods, cpu));
-        }
-      }
-      checkGang(job, jobPods);
-    }
-    held.forEach((quota, cpu) -> {
-      BigDecimal max = maxCpu(quota);
-      if (max != null && cpu.compareTo(max) > 0) {
-        String violation = "quota " + quota + " holds " + cpu.toPlainString() + " CPU over its max " + max.toPlainString();
-        if (violations.add(violation)) {
-          System.out.printf("chaos: %s at %s, held by: %s%n", violation, clock.instant(), holders.get(quota));
-        }
-      }
-    });
+    return podsByJob;
   }
 
   /** How a job holds its CPU, for the report of a broken quota: enough to tell which path let it in. */
