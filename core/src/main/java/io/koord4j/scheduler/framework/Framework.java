@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -218,16 +217,12 @@ public final class Framework {
   public long[] totalScores(CycleState state, Pod pod, List<NodeInfo> feasible) {
     long[] totals = new long[feasible.size()];
     for (ScorePlugin plugin : scorers) {
-      long[] raw = new long[feasible.size()];
-      inParallel(feasible.size(), i -> raw[i] = plugin.score(state, pod, feasible.get(i)));
-      Map<String, Long> scores = new HashMap<>();
-      for (int i = 0; i < raw.length; i++) {
-        scores.put(feasible.get(i).name(), raw[i]);
-      }
+      long[] scores = new long[feasible.size()];
+      inParallel(feasible.size(), i -> scores[i] = plugin.score(state, pod, feasible.get(i)));
       plugin.normalize(scores);
       int weight = scoreWeights.getOrDefault(plugin.name(), 1);
       for (int i = 0; i < totals.length; i++) {
-        long score = scores.get(feasible.get(i).name());
+        long score = scores[i];
         if (score < 0 || score > ScorePlugin.MAX_SCORE) {
           throw new IllegalStateException(
               plugin.name() + " scored node " + feasible.get(i).name() + " " + score

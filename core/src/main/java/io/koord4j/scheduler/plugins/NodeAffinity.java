@@ -59,7 +59,7 @@ public final class NodeAffinity extends BasePlugin implements FilterPlugin, Scor
   }
 
   @Override
-  public void normalize(Map<String, Long> scores) {
+  public void normalize(long[] scores) {
     ScorePlugin.scaleToMax(scores, false);
   }
 

@@ -12,7 +12,6 @@ import io.koord4j.scheduler.framework.ScorePlugin;
 import io.koord4j.scheduler.framework.Status;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -67,7 +66,7 @@ public final class TaintToleration extends BasePlugin implements FilterPlugin, S
   }
 
   @Override
-  public void normalize(Map<String, Long> scores) {
+  public void normalize(long[] scores) {
     ScorePlugin.scaleToMax(scores, true);
   }
 

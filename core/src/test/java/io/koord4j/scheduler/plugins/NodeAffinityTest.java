@@ -79,12 +79,10 @@ class NodeAffinityTest {
             .endSpec()
             .build();
     NodeAffinity plugin = new NodeAffinity();
-    Map<String, Long> scores = new java.util.HashMap<>();
-    scores.put("n1", plugin.score(new CycleState(), pod, gpuZoneA));
-    scores.put("n2", plugin.score(new CycleState(), pod, plain));
-    assertThat(scores).containsEntry("n1", 40L).containsEntry("n2", 0L);
+    long[] scores = {plugin.score(new CycleState(), pod, gpuZoneA), plugin.score(new CycleState(), pod, plain)};
+    assertThat(scores).containsExactly(40L, 0L);
     plugin.normalize(scores);
-    assertThat(scores).containsEntry("n1", 100L).containsEntry("n2", 0L);
+    assertThat(scores).containsExactly(100L, 0L);
   }
 
   private boolean matches(Pod pod) {
