@@ -16,6 +16,7 @@ import io.koord4j.scheduler.SchedulerMain;
 import io.koord4j.testing.JavaProcess;
 import io.koord4j.testing.LocalCluster;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,6 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 
@@ -90,12 +92,13 @@ class ChaosIT {
 
       List<Fault> faults = faults(cluster, managers, schedulers, managerKills);
       Collections.shuffle(faults, random);
+      List<String> injected = new ArrayList<>();
       // Spread over the submissions, so that jobs of every phase meet a fault, at least 2 s apart.
       Duration submissions = submitEvery.multipliedBy(jobs);
       for (int i = 0; i < faults.size(); i++) {
         Instant due = submissionsBegan.plus(submissions.multipliedBy(i + 1).dividedBy(faults.size() + 1));
         Thread.sleep(Math.max(2_000, Duration.between(Instant.now(), due).toMillis()) + random.nextInt(2_000));
-        inject(faults.get(i), checker, jobs);
+        injected.add(inject(faults.get(i), checker, jobs));
       }
       submitting.join();
 
@@ -110,7 +113,10 @@ class ChaosIT {
               + " started in all, %d violations%n",
           jobs, Duration.between(began, Instant.now()).toSeconds(), checker.totalResumes(), managers.started(),
           schedulers.started(), checker.violations().size());
-      assertThat(checker.violations()).as("invariants broken").isEmpty();
+      assertThat(checker.violations())
+          .as("invariants broken (-Dchaos.seed=%d); faults:%n%s%nwhen and by whom:%n%s%nmanager leadership:%n%s",
+              seed, String.join("\n", injected), checker.report(), leadership(cluster, managers.started()))
+          .isEmpty();
       assertThat(checker.resumes()).as("every job was resumed").hasSize(jobs);
     }
   }
@@ -190,10 +196,29 @@ class ChaosIT {
   }
 
   /**
-   * Injects the fault and prints how long until the next job was resumed after it, unless every
-   * job was resumed already.
+   * Each manager replica's start and loss of leadership, from its log: a broken invariant's report
+   * names what led when.
    */
-  private static void inject(Fault fault, InvariantChecker checker, int jobs) throws Exception {
+  private static String leadership(TestCluster cluster, int replicas) throws IOException {
+    List<String> lines = new ArrayList<>();
+    for (int n = 1; n <= replicas; n++) {
+      String name = cluster.prefix + "-manager-" + n;
+      try (Stream<String> log = Files.lines(Path.of("target", name + ".log"))) {
+        log.filter(line -> line.contains("Leadership") || line.contains("admission loop started"))
+            .map(line -> name + " " + line)
+            .forEach(lines::add);
+      }
+    }
+    return String.join("\n", lines);
+  }
+
+  /**
+   * Injects the fault and prints when, and how long until the next job was resumed after it,
+   * unless every job was resumed already.
+   *
+   * @return the line printed
+   */
+  private static String inject(Fault fault, InvariantChecker checker, int jobs) throws Exception {
     Instant start = Instant.now();
     fault.action().run();
     Instant injected = Instant.now();
@@ -203,8 +228,10 @@ class ChaosIT {
     String next = checker.totalResumes() > resumesBefore
         ? Duration.between(injected, Instant.now()).toMillis() + " ms after"
         : resumed ? "none, every job was resumed" : "not within 30 s";
-    System.out.printf("chaos: %-40s took %5d ms; next resume %s%n", fault.name(),
+    String line = String.format("chaos: %-40s at %s took %5d ms; next resume %s", fault.name(), start,
         Duration.between(start, injected).toMillis(), next);
+    System.out.println(line);
+    return line;
   }
 
   private static boolean awaitQuietly(java.util.concurrent.Callable<Boolean> condition, Duration atMost) {

@@ -18,7 +18,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -56,8 +56,8 @@ final class InvariantChecker implements AutoCloseable {
   private final Map<String, Integer> resumes = new HashMap<>();
   private final Map<String, Integer> suspensions = new HashMap<>();
   private final Map<String, Instant> partlyBoundSince = new HashMap<>();
-  /** One line per broken invariant and subject, in the order first seen. */
-  private final Set<String> violations = new LinkedHashSet<>();
+  /** One line per broken invariant and subject, in the order first seen, with when and how. */
+  private final Map<String, String> violations = new LinkedHashMap<>();
   private Instant lastConfirmation;
 
   InvariantChecker(KubernetesClient client, String jobNamespace, String quotaPrefix, Duration gangTimeout) {
@@ -89,7 +89,14 @@ final class InvariantChecker implements AutoCloseable {
   }
 
   synchronized List<String> violations() {
-    return new ArrayList<>(violations);
+    return new ArrayList<>(violations.keySet());
+  }
+
+  /** Each violation with the moment first seen and, for a quota, the jobs that held it then. */
+  synchronized String report() {
+    StringBuilder report = new StringBuilder();
+    violations.forEach((violation, detail) -> report.append(violation).append(" ").append(detail).append('\n'));
+    return report.toString();
   }
 
   /** Resumes seen per job. */
@@ -114,8 +121,8 @@ final class InvariantChecker implements AutoCloseable {
     if (suspended(before) && !suspended(after)) {
       int resumed = resumes.merge(name, 1, Integer::sum);
       if (resumed > suspensions.getOrDefault(name, 0) + 1) {
-        violations.add("job " + name + " resumed " + resumed + " times after "
-            + suspensions.getOrDefault(name, 0) + " suspensions");
+        violations.putIfAbsent("job " + name + " resumed " + resumed + " times after "
+            + suspensions.getOrDefault(name, 0) + " suspensions", "at " + clock.instant());
       }
     } else if (!suspended(before) && suspended(after)) {
       suspensions.merge(name, 1, Integer::sum);
@@ -158,8 +165,9 @@ final class InvariantChecker implements AutoCloseable {
       System.out.printf("chaos: the informers showed %s at %s; read again, no quota is over its max%n", seen, now);
     }
     confirmed.forEach((quota, violation) -> {
-      if (violations.add(violation)) {
-        System.out.printf("chaos: %s at %s, held by: %s%n", violation, now, read.holders().get(quota));
+      String detail = "at " + now + ", held by: " + read.holders().get(quota);
+      if (violations.putIfAbsent(violation, detail) == null) {
+        System.out.printf("chaos: %s %s%n", violation, detail);
       }
     });
   }
@@ -249,8 +257,8 @@ final class InvariantChecker implements AutoCloseable {
     }
     Instant since = partlyBoundSince.computeIfAbsent(name, ignored -> clock.instant());
     if (Duration.between(since, clock.instant()).compareTo(gangTimeout) > 0) {
-      violations.add("job " + name + " partly bound (" + bound + " of " + job.getSpec().getParallelism()
-          + " pods) for longer than " + gangTimeout.toSeconds() + " s");
+      violations.putIfAbsent("job " + name + " partly bound (" + bound + " of " + job.getSpec().getParallelism()
+          + " pods) for longer than " + gangTimeout.toSeconds() + " s", "since " + since);
     }
   }
 
