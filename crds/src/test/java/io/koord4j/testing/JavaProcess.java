@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * A koord4j component's main class in a JVM of its own on this test's class path, talking to the
  * local cluster, as it runs in production; its output goes to a log file. Tests kill, pause and
- * stop it as failures would.
+ * stop it as failures would. It ends with the test JVM (see {@link TiedToParent}).
  */
 public class JavaProcess {
   private final Process process;
@@ -37,7 +37,8 @@ public class JavaProcess {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmOptions);
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), TiedToParent.class.getName(),
+        Long.toString(ProcessHandle.current().pid()), mainClass));
     Files.createDirectories(log.toAbsolutePath().getParent());
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     builder.environment().put("KUBECONFIG", LocalCluster.kubeconfig().toAbsolutePath().toString());

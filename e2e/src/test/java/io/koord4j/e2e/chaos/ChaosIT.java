@@ -77,6 +77,7 @@ class ChaosIT {
         Replicas<ManagerProcess> managers = new Replicas<>(n ->
             ManagerProcess.start(cluster.namespace, managerLease(cluster), LEASE, cluster.prefix + "-manager-" + n));
         Replicas<JavaProcess> schedulers = new Replicas<>(n -> koordScheduler(cluster, n))) {
+      awaitNoOtherManagerLeads(client, managerLease(cluster));
       List<String> leaves = quotaTree(cluster);
       List<String> priorityClasses = new ArrayList<>();
       for (int priority : PRIORITIES) {
@@ -169,6 +170,37 @@ class ChaosIT {
     return await("a manager leads").atMost(Duration.ofMinutes(1))
         .until(() -> managers.find(replica -> replica.leaseIdentity().equals(holder(cluster))), Optional::isPresent)
         .orElseThrow();
+  }
+
+  /**
+   * Waits for every other koord4j manager's Lease (named {@code *-manager}) to be released or to
+   * expire: a manager still leading, left by an interrupted run or running beside this one, admits
+   * this test's jobs too and breaks its quotas.
+   */
+  private static void awaitNoOtherManagerLeads(KubernetesClient client, String ours) {
+    try {
+      await("no other manager leads").atMost(Duration.ofSeconds(45)).pollInterval(Duration.ofSeconds(1))
+          .until(() -> otherLeadingManagers(client, ours).isEmpty());
+    } catch (ConditionTimeoutException e) {
+      throw new IllegalStateException("other koord4j managers lead on the local cluster and would admit this test's"
+          + " jobs: " + otherLeadingManagers(client, ours) + "; stop them (helm uninstall, or end the process"
+          + " holding the Lease) and run again", e);
+    }
+  }
+
+  private static List<String> otherLeadingManagers(KubernetesClient client, String ours) {
+    Instant now = Instant.now();
+    return client.leases().inAnyNamespace().list().getItems().stream()
+        .filter(lease -> lease.getMetadata().getName().endsWith("-manager"))
+        .filter(lease -> !lease.getMetadata().getName().equals(ours))
+        .filter(lease -> lease.getSpec() != null && lease.getSpec().getHolderIdentity() != null
+            && !lease.getSpec().getHolderIdentity().isEmpty() && lease.getSpec().getRenewTime() != null
+            && lease.getSpec().getRenewTime().toInstant()
+                .plusSeconds(Optional.ofNullable(lease.getSpec().getLeaseDurationSeconds()).orElse(15))
+                .isAfter(now))
+        .map(lease -> lease.getMetadata().getNamespace() + "/" + lease.getMetadata().getName() + " held by "
+            + lease.getSpec().getHolderIdentity() + ", renewed " + lease.getSpec().getRenewTime())
+        .toList();
   }
 
   /** Who holds the managers' Lease now, as the Lease says. */
