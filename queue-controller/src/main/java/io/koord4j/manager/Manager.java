@@ -194,9 +194,16 @@ public final class Manager implements LeaderControllers {
     return reconciler;
   }
 
-  /** Not generation-aware: a job's progress lives outside its spec. */
+  /**
+   * Not generation-aware: a job's progress lives outside its spec. Its jobs are listed in pages as
+   * the shared informers are (see {@link SharedInformers#LIST_PAGE}), so that a replica that starts
+   * leading reads them as they are, not from the API server's possibly lagging cache.
+   */
   private <T extends HasMetadata> void register(JobReconciler<T> jobs) {
     operator.register(
-        jobs, config -> config.withName(jobs.name()).withRetry(RETRY).withGenerationAware(false));
+        jobs,
+        config ->
+            config.withName(jobs.name()).withRetry(RETRY).withGenerationAware(false)
+                .withInformerListLimit(SharedInformers.LIST_PAGE));
   }
 }

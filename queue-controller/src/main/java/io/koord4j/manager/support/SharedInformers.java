@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.dsl.Informable;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,6 +23,15 @@ import java.util.function.Supplier;
  * watched once, however many parts read it.
  */
 public final class SharedInformers implements AutoCloseable {
+  /**
+   * The page size of every list. A list with a limit asks for the latest state; without one the
+   * informers' first list asks for resourceVersion 0, which the API server answers from its watch
+   * cache, and after an etcd restart that cache can lag etcd for seconds. A replica that starts
+   * leading rebuilds the admission state from these lists: from a lagging cache it would miss its
+   * predecessor's last admissions and admit other units into the quota they hold.
+   */
+  public static final long LIST_PAGE = 500;
+
   private final KubernetesClient client;
   /** Marks a kind read in every namespace (or cluster-scoped) in {@link #scopes}. */
   private static final String ALL_NAMESPACES = "";
@@ -54,8 +64,8 @@ public final class SharedInformers implements AutoCloseable {
             kind,
             () ->
                 Namespaced.class.isAssignableFrom(type)
-                    ? lean(client.resources(type).inAnyNamespace().runnableInformer(0))
-                    : lean(client.resources(type).runnableInformer(0)));
+                    ? informer(client.resources(type).inAnyNamespace())
+                    : informer(client.resources(type)));
   }
 
   /**
@@ -72,7 +82,7 @@ public final class SharedInformers implements AutoCloseable {
           kind + " is read in " + describe(scope) + " already, not in namespace " + namespace);
     }
     return (SharedIndexInformer<T>)
-        informer(kind, () -> lean(client.resources(type).inNamespace(namespace).runnableInformer(0)));
+        informer(kind, () -> informer(client.resources(type).inNamespace(namespace)));
   }
 
   /** The informer of a kind read without a model class, such as Kueue's. */
@@ -84,8 +94,8 @@ public final class SharedInformers implements AutoCloseable {
             kind.getPlural() + "." + kind.getGroup(),
             () ->
                 kind.isNamespaceScoped()
-                    ? lean(client.genericKubernetesResources(kind).inAnyNamespace().runnableInformer(0))
-                    : lean(client.genericKubernetesResources(kind).runnableInformer(0)));
+                    ? informer(client.genericKubernetesResources(kind).inAnyNamespace())
+                    : informer(client.genericKubernetesResources(kind)));
   }
 
   /**
@@ -124,8 +134,11 @@ public final class SharedInformers implements AutoCloseable {
     return byKind.computeIfAbsent(kind, k -> create.get());
   }
 
-  /** Every informer keeps its objects without managedFields: see {@link LeanItemStore}. */
-  private static <T extends HasMetadata> SharedIndexInformer<T> lean(SharedIndexInformer<T> informer) {
-    return informer.itemStore(new LeanItemStore<>());
+  /**
+   * An informer that lists in pages of {@link #LIST_PAGE} and keeps its objects without
+   * managedFields (see {@link LeanItemStore}).
+   */
+  private static <T extends HasMetadata> SharedIndexInformer<T> informer(Informable<T> source) {
+    return source.withLimit(LIST_PAGE).runnableInformer(0).itemStore(new LeanItemStore<>());
   }
 }

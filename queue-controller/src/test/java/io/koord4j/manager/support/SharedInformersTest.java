@@ -2,6 +2,7 @@ package io.koord4j.manager.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Node;
@@ -11,6 +12,13 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.koord4j.api.kueue.AdmissionCheck;
 import io.koord4j.api.kueue.Workload;
 import io.koord4j.api.queue.QueueUnit;
+import com.sun.net.httpserver.HttpServer;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -56,5 +64,45 @@ class SharedInformersTest {
         .hasMessage("configmaps is read in namespace koord4j-system already, not in namespace other");
     assertThatThrownBy(() -> informers.of(ConfigMap.class))
         .hasMessage("configmaps is read in namespace koord4j-system already, not in all namespaces");
+  }
+
+  /**
+   * A replica that starts leading rebuilds the admission state from these lists: they must ask for
+   * the latest state, which a list with a limit does, not resourceVersion 0, which the API server
+   * answers from its watch cache however far it lags etcd.
+   */
+  @Test
+  void theFirstListAsksForTheLatestStateInPages() throws Exception {
+    List<String> lists = new CopyOnWriteArrayList<>();
+    HttpServer apiServer = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    apiServer.createContext("/", exchange -> {
+      String query = String.valueOf(exchange.getRequestURI().getQuery());
+      byte[] body = query.contains("watch=true")
+          ? new byte[0]
+          : "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"metadata\":{\"resourceVersion\":\"7\"},\"items\":[]}"
+              .getBytes(StandardCharsets.UTF_8);
+      if (!query.contains("watch=true")) {
+        lists.add(query);
+      }
+      exchange.sendResponseHeaders(body.length == 0 ? 404 : 200, body.length == 0 ? -1 : body.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(body);
+      }
+    });
+    apiServer.start();
+    try (KubernetesClient local = new KubernetesClientBuilder()
+            .withConfig(new ConfigBuilder()
+                .withMasterUrl("http://127.0.0.1:" + apiServer.getAddress().getPort()).build())
+            .build();
+        SharedInformers listing = new SharedInformers(local)) {
+      listing.start(listing.of(QueueUnit.class));
+
+      await().atMost(Duration.ofSeconds(10)).until(() -> !lists.isEmpty());
+      assertThat(lists.get(0))
+          .contains("limit=" + SharedInformers.LIST_PAGE)
+          .doesNotContain("resourceVersion=0");
+    } finally {
+      apiServer.stop(0);
+    }
   }
 }
