@@ -34,16 +34,22 @@ public class JavaProcess {
    */
   public static JavaProcess start(String mainClass, List<String> jvmOptions, Map<String, String> env, Path log)
       throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(jvmOptions);
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"), TiedToParent.class.getName(),
-        Long.toString(ProcessHandle.current().pid()), mainClass));
+    List<String> command = command(jvmOptions, ProcessHandle.current().pid(), mainClass);
     Files.createDirectories(log.toAbsolutePath().getParent());
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     builder.environment().put("KUBECONFIG", LocalCluster.kubeconfig().toAbsolutePath().toString());
     builder.environment().putAll(env);
     return new JavaProcess(builder.start(), log);
+  }
+
+  /** The command that runs {@code mainClass} on this JVM's class path until {@code parent} is gone. */
+  static List<String> command(List<String> jvmOptions, long parent, String mainClass) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), TiedToParent.class.getName(),
+        Long.toString(parent), mainClass));
+    return command;
   }
 
   /** kill -9: no shutdown hook runs and any Lease is left to expire. */

@@ -2,7 +2,6 @@ package io.koord4j.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -18,10 +17,7 @@ class TiedToParentTest {
   @Test
   void aComponentProcessEndsWhenTheProcessThatStartedItIsGone() throws Exception {
     Process parent = new ProcessBuilder("sleep", "600").start();
-    Process child = new ProcessBuilder(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx32m",
-            "-cp", System.getProperty("java.class.path"), TiedToParent.class.getName(),
-            Long.toString(parent.pid()), RunsForever.class.getName())
+    Process child = new ProcessBuilder(JavaProcess.command(List.of("-Xmx32m"), parent.pid(), RunsForever.class.getName()))
         .redirectErrorStream(true)
         .start();
     try {

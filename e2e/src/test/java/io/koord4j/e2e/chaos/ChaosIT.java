@@ -115,8 +115,9 @@ class ChaosIT {
           jobs, Duration.between(began, Instant.now()).toSeconds(), checker.totalResumes(), managers.started(),
           schedulers.started(), checker.violations().size());
       assertThat(checker.violations())
-          .as("invariants broken (-Dchaos.seed=%d); faults:%n%s%nwhen and by whom:%n%s%nmanager leadership:%n%s",
-              seed, String.join("\n", injected), checker.report(), leadership(cluster, managers.started()))
+          .as(() -> String.format(
+              "invariants broken (-Dchaos.seed=%d); faults:%n%s%nwhen and by whom:%n%s%nmanager leadership:%n%s",
+              seed, String.join("\n", injected), checker.report(), leadership(cluster, managers.started())))
           .isEmpty();
       assertThat(checker.resumes()).as("every job was resumed").hasSize(jobs);
     }
@@ -231,7 +232,7 @@ class ChaosIT {
    * Each manager replica's start and loss of leadership, from its log: a broken invariant's report
    * names what led when.
    */
-  private static String leadership(TestCluster cluster, int replicas) throws IOException {
+  private static String leadership(TestCluster cluster, int replicas) {
     List<String> lines = new ArrayList<>();
     for (int n = 1; n <= replicas; n++) {
       String name = cluster.prefix + "-manager-" + n;
@@ -239,6 +240,8 @@ class ChaosIT {
         log.filter(line -> line.contains("Leadership") || line.contains("admission loop started"))
             .map(line -> name + " " + line)
             .forEach(lines::add);
+      } catch (IOException e) {
+        lines.add(name + ": log unreadable (" + e.getMessage() + ")");
       }
     }
     return String.join("\n", lines);
