@@ -133,12 +133,14 @@ class KoordletIT {
           Pod current = client.pods().inNamespace(id).withName("batch").get();
           assertThat(current == null || current.getMetadata().getDeletionTimestamp() != null).isTrue();
         });
-        assertThat(client.v1().events().inNamespace(id).list().getItems())
-            .anySatisfy(event -> {
-              assertThat(event.getInvolvedObject().getName()).isEqualTo("batch");
-              assertThat(event.getReason()).isEqualTo(MemoryEvictor.REASON);
-              assertThat(event.getMessage()).contains("BE eviction threshold 70%").contains("must be released");
-            });
+        // koordlet records the event once the eviction has been accepted, so it can trail the deletion.
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+            assertThat(client.v1().events().inNamespace(id).list().getItems())
+                .anySatisfy(event -> {
+                  assertThat(event.getInvolvedObject().getName()).isEqualTo("batch");
+                  assertThat(event.getReason()).isEqualTo(MemoryEvictor.REASON);
+                  assertThat(event.getMessage()).contains("BE eviction threshold 70%").contains("must be released");
+                }));
         assertThat(client.pods().inNamespace(id).withName("service").get().getMetadata().getDeletionTimestamp()).isNull();
       } finally {
         http.stop(0);
