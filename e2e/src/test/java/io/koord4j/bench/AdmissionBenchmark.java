@@ -20,6 +20,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
 /**
@@ -34,11 +35,15 @@ import java.util.function.IntFunction;
  * limits and concurrency), never both. A system's block creates the jobs at a fixed rate into a
  * fresh namespace and waits until every job has started and has all its pods; then the namespace
  * is deleted while the system still runs (it removes its finalizers), and the system stops.
- * A job is admitted when this process's watch first sees it unsuspended.
+ * A job is admitted when this process's watch first sees it unsuspended. Before its measured
+ * block, each queue runs a warm-up block of other jobs of the same kind to completion, as a
+ * deployed queue has run before: for koord4j's manager, a fresh JVM, that is where its code is
+ * compiled.
  *
  * <p>System properties: {@code bench.b2.jobs} (5,000), {@code bench.b2.rounds} (3), {@code
  * bench.b2.createRate} (jobs per second, 100), {@code bench.b2.threads} (16), {@code
- * bench.b2.nodes} (12 nodes of 40 CPU), {@code bench.b2.seed} (1), {@code bench.b2.systems}
+ * bench.b2.nodes} (12 nodes of 40 CPU), {@code bench.b2.seed} (1), {@code bench.b2.warmupJobs}
+ * (jobs of the warm-up block, 100; 0 for none), {@code bench.b2.systems}
  * (which to run: {@code koord4j,kueue,none}; without Kueue the report is B3's), {@code
  * bench.b2.profile} ({@code true}: a flight recording of the manager per round under {@code
  * target/bench/logs}). Writes {@code target/bench/B2.md} (or {@code B3.md}); deletes its nodes,
@@ -57,6 +62,7 @@ public final class AdmissionBenchmark {
     int threads = Integer.getInteger("bench.b2.threads", 16);
     int nodes = Integer.getInteger("bench.b2.nodes", 12);
     long seed = Long.getLong("bench.b2.seed", 1);
+    int warmupJobs = Integer.getInteger("bench.b2.warmupJobs", 100);
     List<AdmissionSystem> systems =
         Arrays.stream(System.getProperty("bench.b2.systems", "koord4j,kueue,none").split(","))
             .map(AdmissionSystem::of)
@@ -74,7 +80,9 @@ public final class AdmissionBenchmark {
       AdmissionQuotas quotas = new AdmissionQuotas(client, run);
       quotas.applyKoord4j();
       client.resource(new NamespaceBuilder().withNewMetadata().withName(run + "-system").endMetadata().build()).create();
-      Rounds rounder = new Rounds(client, pool, quotas, workload, new CreateLoad(rate, threads), run, profile);
+      Rounds rounder =
+          new Rounds(client, pool, quotas, workload, new AdmissionWorkload(warmupJobs, seed + 1),
+              new CreateLoad(rate, threads), run, profile);
       List<AdmissionRound> results = new ArrayList<>();
       try {
         for (int round = 1; round <= rounds; round++) {
@@ -91,7 +99,7 @@ public final class AdmissionBenchmark {
       boolean withKueue = systems.contains(AdmissionSystem.KUEUE);
       BenchReport.write(
           withKueue ? "B2" : "B3",
-          AdmissionReport.markdown(workload, results, rate, nodes, withKueue, profile));
+          AdmissionReport.markdown(workload, results, rate, nodes, warmupJobs, withKueue, profile));
     }
   }
 
@@ -113,6 +121,7 @@ public final class AdmissionBenchmark {
       BenchNodes pool,
       AdmissionQuotas quotas,
       AdmissionWorkload workload,
+      AdmissionWorkload warmup,
       CreateLoad load,
       String run,
       boolean profile) {
@@ -125,7 +134,7 @@ public final class AdmissionBenchmark {
         case KUEUE -> kueue(namespace, round);
         case NONE -> {
           try (BenchNamespace jobs = new BenchNamespace(client, namespace)) {
-            yield measure(system, round, namespace, q -> Map.of());
+            yield measure(system, round, namespace, workload, q -> Map.of());
           }
         }
       };
@@ -139,12 +148,7 @@ public final class AdmissionBenchmark {
         webhook.start();
         manager = startManager(round);
         quotas.awaitKoord4jQueues(START_TIMEOUT);
-        try (BenchNamespace jobs = new BenchNamespace(client, namespace)) {
-          awaitHeld(namespace, quotas.koord4jLabels(0));
-          AdmissionRound result = measure(AdmissionSystem.KOORD4J, round, namespace, quotas::koord4jLabels);
-          deleteJobs(namespace);
-          return result;
-        }
+        return warmUpAndMeasure(AdmissionSystem.KOORD4J, round, namespace, quotas::koord4jLabels, ns -> {});
       } finally {
         if (manager != null) {
           manager.stop();
@@ -159,23 +163,46 @@ public final class AdmissionBenchmark {
       try {
         quotas.applyKueue();
         quotas.awaitKueueActive(START_TIMEOUT);
-        try (BenchNamespace jobs = new BenchNamespace(client, namespace)) {
-          quotas.applyKueueLocalQueues(namespace);
-          awaitHeld(namespace, quotas.kueueLabels(0));
-          AdmissionRound result = measure(AdmissionSystem.KUEUE, round, namespace, quotas::kueueLabels);
-          deleteJobs(namespace);
-          return result;
-        }
+        return warmUpAndMeasure(
+            AdmissionSystem.KUEUE, round, namespace, quotas::kueueLabels, quotas::applyKueueLocalQueues);
       } finally {
         quotas.deleteKueue(START_TIMEOUT);
         LocalCluster.script("kueue", "down");
       }
     }
 
+    /**
+     * The warm-up block, then the measured one, each in a namespace of its own.
+     *
+     * @param prepare what a namespace needs before the queue takes jobs in it
+     */
+    private AdmissionRound warmUpAndMeasure(
+        AdmissionSystem system, int round, String namespace, IntFunction<Map<String, String>> labels,
+        Consumer<String> prepare) throws InterruptedException {
+      if (!warmup.jobs().isEmpty()) {
+        log(system + ", round " + round + ": warm-up block");
+        AdmissionRound warm = block(system, round, namespace + "-warmup", warmup, labels, prepare);
+        log("warm-up: " + warm);
+      }
+      return block(system, round, namespace, workload, labels, prepare);
+    }
+
+    private AdmissionRound block(
+        AdmissionSystem system, int round, String namespace, AdmissionWorkload jobs,
+        IntFunction<Map<String, String>> labels, Consumer<String> prepare) throws InterruptedException {
+      try (BenchNamespace created = new BenchNamespace(client, namespace)) {
+        prepare.accept(namespace);
+        awaitHeld(namespace, labels.apply(0));
+        AdmissionRound result = measure(system, round, namespace, jobs, labels);
+        deleteJobs(namespace);
+        return result;
+      }
+    }
+
     private AdmissionRound measure(
-        AdmissionSystem system, int round, String namespace, IntFunction<Map<String, String>> labels)
-        throws InterruptedException {
-      List<AdmissionWorkload.JobShape> shapes = workload.jobs();
+        AdmissionSystem system, int round, String namespace, AdmissionWorkload jobs,
+        IntFunction<Map<String, String>> labels) throws InterruptedException {
+      List<AdmissionWorkload.JobShape> shapes = jobs.jobs();
       long[] sent = new long[shapes.size()];
       double loadStart = loadAverage();
       Map<String, Double> writesBefore = ApiWrites.read(client);

@@ -22,8 +22,8 @@ final class AdmissionReport {
   private AdmissionReport() {}
 
   static String markdown(
-      AdmissionWorkload workload, List<AdmissionRound> rounds, double rate, int nodes, boolean withKueue,
-      boolean profile) {
+      AdmissionWorkload workload, List<AdmissionRound> rounds, double rate, int nodes, int warmupJobs,
+      boolean withKueue, boolean profile) {
     List<AdmissionWorkload.JobShape> jobs = workload.jobs();
     List<String> lines = new ArrayList<>();
     lines.add(withKueue
@@ -35,11 +35,12 @@ final class AdmissionReport {
             + " at %.0f/s into %d queues of skewed demand over a two-level quota tree (%d parents of"
             + " min %d / max %d CPU, each with two leaves of min %d / max %d), on %d KWOK nodes of 40"
             + " CPU of their own, scheduled by kube-scheduler. Rounds: %d; each round runs every"
-            + " system alone, koord4j and Kueue alternating first. Admission: the benchmark's watch"
-            + " sees the job unsuspended; time to admission counts from sending its create.",
+            + " system alone, koord4j and Kueue alternating first, each queue after a warm-up block"
+            + " of %,d other jobs run to completion. Admission: the benchmark's watch sees the job"
+            + " unsuspended; time to admission counts from sending its create.",
         jobs.size(), rate, AdmissionWorkload.QUEUES, AdmissionQuotas.PARENTS, AdmissionQuotas.PARENT_MIN,
         AdmissionQuotas.PARENT_MAX, AdmissionQuotas.LEAF_MIN, AdmissionQuotas.LEAF_MAX, nodes,
-        rounds.stream().mapToInt(AdmissionRound::round).max().orElse(0)));
+        rounds.stream().mapToInt(AdmissionRound::round).max().orElse(0), warmupJobs));
     lines.add("");
     lines.add("| round | system | admitted | held first | create to last admission (s) | create to all pods (s)"
         + " | time to admission mean (s) | p99 (s) | admission to completion mean (s) | creates/s"
