@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.koord4j.api.ClientConfig;
 import io.koord4j.api.device.Device;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueUnit;
@@ -25,7 +26,7 @@ final class ClusterReader implements AutoCloseable {
   private final KubernetesClient client;
 
   ClusterReader() {
-    this(new KubernetesClientBuilder().build());
+    this(new KubernetesClientBuilder().withConfig(ClientConfig.fromEnvironment()).build());
   }
 
   ClusterReader(KubernetesClient client) {

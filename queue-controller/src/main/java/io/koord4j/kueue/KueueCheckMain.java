@@ -2,6 +2,7 @@ package io.koord4j.kueue;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.koord4j.api.ClientConfig;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -13,7 +14,7 @@ public final class KueueCheckMain {
 
   public static void main(String[] args) throws InterruptedException {
     CountDownLatch stopped = new CountDownLatch(1);
-    KubernetesClient client = new KubernetesClientBuilder().build();
+    KubernetesClient client = new KubernetesClientBuilder().withConfig(ClientConfig.fromEnvironment()).build();
     KueueAdmissionCheckController<?> controller = KueueAdmissionCheckController.start(client);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       controller.close();

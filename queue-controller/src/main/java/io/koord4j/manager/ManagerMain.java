@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import io.koord4j.api.ClientConfig;
 import io.koord4j.probes.ProbeServer;
 import io.koord4j.manager.dashboard.Dashboard;
 import io.koord4j.manager.support.KubeObjects;
@@ -50,7 +51,7 @@ public final class ManagerMain {
       runToCompletion(ReleaseCleanup::run);
     }
     ManagerSettings settings = ManagerSettings.from(System.getenv(), args);
-    KubernetesClient client = new KubernetesClientBuilder().build();
+    KubernetesClient client = new KubernetesClientBuilder().withConfig(ClientConfig.fromEnvironment()).build();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Readiness ready = new Readiness(settings.readyFile());
     ProbeServer probes = ProbeServer.start(settings.httpPort(), registry, ready, settings.sharedPorts());
@@ -125,7 +126,7 @@ public final class ManagerMain {
 
   private static void runToCompletion(ClusterTask task) {
     int status = 0;
-    try (KubernetesClient client = new KubernetesClientBuilder().build()) {
+    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(ClientConfig.fromEnvironment()).build()) {
       task.run(client, System.getenv());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

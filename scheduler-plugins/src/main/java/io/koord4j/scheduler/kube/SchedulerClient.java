@@ -3,6 +3,7 @@ package io.koord4j.scheduler.kube;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
+import io.koord4j.api.ClientConfig;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.client.WebClientOptions;
 
@@ -17,6 +18,7 @@ public final class SchedulerClient {
 
   public static KubernetesClient create() {
     return new KubernetesClientBuilder()
+        .withConfig(ClientConfig.fromEnvironment())
         .withHttpClientFactory(
             new VertxHttpClientFactory() {
               @Override
