@@ -630,7 +630,8 @@ training_operator_cert_issued() {
 }
 
 # Copies the certificate the rotator wrote into its Secret to where the operator reads it, as a
-# mounted Secret would be.
+# mounted Secret would be. A file is replaced only when it changed, and by a rename: the operator
+# watches these files, and one it reads half written stops it.
 copy_training_operator_certs() {
   local deadline=$((SECONDS + 60)) file
   until training_operator_cert_issued; do
@@ -639,10 +640,14 @@ copy_training_operator_certs() {
   done
   mkdir -p "$TRAINING_OPERATOR_CERTS"
   for file in tls.crt tls.key; do
-    kubectl -n kubeflow get secret training-operator-webhook-cert -o "jsonpath={.data.${file/./\\.}}" \
-      | base64 -d >"$TRAINING_OPERATOR_CERTS/$file"
+    (umask 077; kubectl -n kubeflow get secret training-operator-webhook-cert -o "jsonpath={.data.${file/./\\.}}" \
+      | base64 -d >"$TRAINING_OPERATOR_CERTS/.$file.new")
+    if cmp -s "$TRAINING_OPERATOR_CERTS/.$file.new" "$TRAINING_OPERATOR_CERTS/$file"; then
+      rm "$TRAINING_OPERATOR_CERTS/.$file.new"
+    else
+      mv -f "$TRAINING_OPERATOR_CERTS/.$file.new" "$TRAINING_OPERATOR_CERTS/$file"
+    fi
   done
-  chmod 600 "$TRAINING_OPERATOR_CERTS/tls.key"
 }
 
 # Only TFJob and PyTorchJob: its MPIJob controller is for kubeflow.org/v1, whereas the MPI
@@ -653,6 +658,8 @@ start_training_operator() {
   training_operator_webhook_objects | kubectl apply -f - >/dev/null
   # A running operator whose Secret is empty outlived the control plane it was started against.
   if is_running training-operator && ! training_operator_cert_issued; then stop training-operator; fi
+  # An issued certificate is in place before the operator starts; a new one is copied once issued.
+  if ! is_running training-operator && training_operator_cert_issued; then copy_training_operator_certs; fi
   start training-operator env KUBECONFIG="$KUBECONFIG_FILE" "$BIN/training-operator.v1" \
     --metrics-bind-address "127.0.0.1:$TRAINING_OPERATOR_METRICS_PORT" \
     --health-probe-bind-address "127.0.0.1:$TRAINING_OPERATOR_HEALTH_PORT" \

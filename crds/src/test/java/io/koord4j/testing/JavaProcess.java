@@ -83,6 +83,16 @@ public class JavaProcess {
     return log;
   }
 
+  /** The last lines of its log, for a failure message that says why it exited. */
+  public String logTail(int lines) {
+    try {
+      List<String> all = Files.readAllLines(log);
+      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    } catch (IOException e) {
+      return "(cannot read " + log + ": " + e.getMessage() + ")";
+    }
+  }
+
   /** Its process id, e.g. for {@code jcmd} or {@code /proc/<pid>/status}. */
   public long pid() {
     return process.pid();

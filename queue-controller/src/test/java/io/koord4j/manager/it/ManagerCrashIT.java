@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitPhase;
+import io.koord4j.api.queue.QueueUnitStatus;
 import io.koord4j.testing.LocalCluster;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,6 +18,7 @@ import java.time.ZonedDateTime;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
@@ -38,6 +40,7 @@ class ManagerCrashIT {
     InProcessManager.ensureNodes();
     try (KubernetesClient client = LocalCluster.client();
         TestCluster cluster = new TestCluster(client, "it-crash")) {
+      LocalCluster.ensureAllCrds(client); // the manager processes watch them all
       String top = cluster.quota("top", null, true, "12", "12");
       List<String> leaves =
           List.of(
@@ -65,7 +68,14 @@ class ManagerCrashIT {
         try {
           submit(cluster, leaves, JOBS / 2, JOBS);
           await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofSeconds(2))
-              .until(() -> succeeded(cluster) == JOBS);
+              .failFast("the new leader exited", () -> assertThat(second.isAlive())
+                  .as(() -> second + " exited; its log ends:\n" + second.logTail(40)).isTrue())
+              .untilAsserted(() -> {
+                List<QueueUnit> units =
+                    client.resources(QueueUnit.class).inNamespace(cluster.namespace).list().getItems();
+                assertThat(units.size()).as("queue units").isEqualTo(JOBS);
+                assertThat(unfinished(units)).as("units not yet Succeed").isEmpty();
+              });
 
           Instant takeover = acquired(client, cluster.namespace, lease);
           Instant firstResume = resumes.firstAfter(takeover);
@@ -101,13 +111,17 @@ class ManagerCrashIT {
     }
   }
 
-  private static long succeeded(TestCluster cluster) {
-    return cluster.client.resources(QueueUnit.class).inNamespace(cluster.namespace).list()
-        .getItems()
-        .stream()
-        .filter(unit -> unit.getStatus() != null)
-        .filter(unit -> QueueUnitPhase.SUCCEED.equals(unit.getStatus().getPhase()))
-        .count();
+  /** Each unit not yet succeeded, with its phase and message: what a timeout reports. */
+  private static Map<String, String> unfinished(List<QueueUnit> units) {
+    Map<String, String> unfinished = new TreeMap<>();
+    for (QueueUnit unit : units) {
+      QueueUnitStatus status = unit.getStatus();
+      if (status == null || !QueueUnitPhase.SUCCEED.equals(status.getPhase())) {
+        unfinished.put(unit.getMetadata().getName(),
+            status == null ? "no status" : status.getPhase() + ": " + status.getMessage());
+      }
+    }
+    return unfinished;
   }
 
   private static Instant acquired(KubernetesClient client, String namespace, String lease) {
