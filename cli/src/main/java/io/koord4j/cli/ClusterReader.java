@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.koord4j.api.ClientConfig;
@@ -26,7 +25,7 @@ final class ClusterReader implements AutoCloseable {
   private final KubernetesClient client;
 
   ClusterReader() {
-    this(new KubernetesClientBuilder().withConfig(ClientConfig.fromEnvironment()).build());
+    this(ClientConfig.client());
   }
 
   ClusterReader(KubernetesClient client) {

@@ -1,6 +1,8 @@
 package io.koord4j.api;
 
 import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 
 /**
  * The API client configuration of koord4j's processes: KUBECONFIG (or ~/.kube/config) or the
@@ -15,6 +17,11 @@ import io.fabric8.kubernetes.client.Config;
  */
 public final class ClientConfig {
   private ClientConfig() {}
+
+  /** A client on {@link #fromEnvironment()}: what each process's main talks to the cluster with. */
+  public static KubernetesClient client() {
+    return new KubernetesClientBuilder().withConfig(fromEnvironment()).build();
+  }
 
   public static Config fromEnvironment() {
     Config config = Config.autoConfigure(null);

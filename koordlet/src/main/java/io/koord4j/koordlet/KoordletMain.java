@@ -3,7 +3,6 @@ package io.koord4j.koordlet;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.koord4j.api.ClientConfig;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
@@ -39,7 +38,7 @@ public final class KoordletMain {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new JvmMemoryMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);
-    KubernetesClient client = new KubernetesClientBuilder().withConfig(ClientConfig.fromEnvironment()).build();
+    KubernetesClient client = ClientConfig.client();
     Koordlet koordlet = new Koordlet(client, settings, registry, Clock.systemUTC());
     HttpServer http = serve(settings.httpPort(), registry, koordlet);
     CountDownLatch stopped = new CountDownLatch(1);

@@ -1,7 +1,6 @@
 package io.koord4j.kueue;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.koord4j.api.ClientConfig;
 import java.util.concurrent.CountDownLatch;
 
@@ -14,7 +13,7 @@ public final class KueueCheckMain {
 
   public static void main(String[] args) throws InterruptedException {
     CountDownLatch stopped = new CountDownLatch(1);
-    KubernetesClient client = new KubernetesClientBuilder().withConfig(ClientConfig.fromEnvironment()).build();
+    KubernetesClient client = ClientConfig.client();
     KueueAdmissionCheckController<?> controller = KueueAdmissionCheckController.start(client);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       controller.close();

@@ -2,7 +2,6 @@ package io.koord4j.manager;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.koord4j.api.ClientConfig;
 import io.koord4j.probes.ProbeServer;
@@ -51,7 +50,7 @@ public final class ManagerMain {
       runToCompletion(ReleaseCleanup::run);
     }
     ManagerSettings settings = ManagerSettings.from(System.getenv(), args);
-    KubernetesClient client = new KubernetesClientBuilder().withConfig(ClientConfig.fromEnvironment()).build();
+    KubernetesClient client = ClientConfig.client();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Readiness ready = new Readiness(settings.readyFile());
     ProbeServer probes = ProbeServer.start(settings.httpPort(), registry, ready, settings.sharedPorts());
@@ -126,7 +125,7 @@ public final class ManagerMain {
 
   private static void runToCompletion(ClusterTask task) {
     int status = 0;
-    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(ClientConfig.fromEnvironment()).build()) {
+    try (KubernetesClient client = ClientConfig.client()) {
       task.run(client, System.getenv());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -1,7 +1,6 @@
 package io.koord4j.webhook;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.koord4j.api.ClientConfig;
 import java.util.concurrent.CountDownLatch;
 
@@ -14,7 +13,7 @@ public final class WebhookMain {
 
   public static void main(String[] args) throws InterruptedException {
     WebhookSettings settings = WebhookSettings.fromEnvironment(System.getenv());
-    KubernetesClient client = new KubernetesClientBuilder().withConfig(ClientConfig.fromEnvironment()).build();
+    KubernetesClient client = ClientConfig.client();
     WebhookServer server = WebhookServer.withAllHandlers(client, settings);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()

@@ -1,7 +1,6 @@
 package io.koord4j.yarn;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.koord4j.api.ClientConfig;
 import io.koord4j.probes.LeaderElection;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -18,7 +17,7 @@ public final class CopilotMain {
 
   public static void main(String[] args) throws Exception {
     CopilotSettings settings = CopilotSettings.from(System.getenv());
-    KubernetesClient client = new KubernetesClientBuilder().withConfig(ClientConfig.fromEnvironment()).build();
+    KubernetesClient client = ClientConfig.client();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     HTTPServer http =
         HTTPServer.builder().port(settings.httpPort()).registry(registry.getPrometheusRegistry()).buildAndStart();
