@@ -24,6 +24,7 @@ import io.vertx.core.net.KeyCertOptions;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -139,6 +140,9 @@ public final class AdmissionServer implements AutoCloseable {
             new HttpServerOptions()
                 .setSsl(true)
                 .setKeyCertOptions(KeyCertOptions.wrap(keys))
+                // HTTP/2 when the client offers it, as the API server does: its reviews then share
+                // one connection instead of a TLS handshake for each connection beyond its pool.
+                .setUseAlpn(true)
                 .setHost(host)
                 .setPort(port)
                 .setIdleTimeout(120),
@@ -321,11 +325,14 @@ public final class AdmissionServer implements AutoCloseable {
       return;
     }
     response.setStatusCode(reply.status()).putHeader("Content-Type", reply.contentType());
-    if (draining && request.version() != HttpVersion.HTTP_2) {
+    if (!draining) {
+      response.end(reply.body());
+    } else if (request.version() == HttpVersion.HTTP_2) {
+      // GOAWAY: the client sends its next reviews on a new connection; streams under way finish.
+      response.end(reply.body()).onComplete(sent -> request.connection().shutdown(answerBound.toMillis(), TimeUnit.MILLISECONDS));
+    } else {
       response.putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
       response.end(reply.body()).onComplete(sent -> request.connection().close());
-    } else {
-      response.end(reply.body());
     }
   }
 

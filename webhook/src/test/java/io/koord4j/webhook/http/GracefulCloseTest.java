@@ -95,6 +95,32 @@ class GracefulCloseTest {
   }
 
   @Test
+  void overHttp2ReviewsShareOneConnectionAndADrainingServerSendsTheClientToANewOne() throws Exception {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    server = AdmissionServer.start("127.0.0.1", 0, keys, Map.of("/fast", fast()), registry, false, Duration.ofMinutes(1));
+    HttpClient http2 = HttpClient.newBuilder().sslContext(tls).version(HttpClient.Version.HTTP_2).build();
+    for (int i = 0; i < 5; i++) {
+      HttpResponse<String> response = http2.send(post("/fast"), HttpResponse.BodyHandlers.ofString());
+      assertThat(response.version()).isEqualTo(HttpClient.Version.HTTP_2);
+      assertThat(allowed(response)).isTrue();
+    }
+    assertThat(connections(registry)).as("five reviews, one connection").isEqualTo(1);
+
+    CompletableFuture<Void> closing = CompletableFuture.runAsync(() -> server.closeGracefully(Duration.ofSeconds(5)));
+    await().atMost(Duration.ofSeconds(5)).until(server::draining);
+
+    await("the client moves to a new connection").atMost(Duration.ofSeconds(4)).untilAsserted(() -> {
+      assertThat(allowed(http2.send(post("/fast"), HttpResponse.BodyHandlers.ofString()))).isTrue();
+      assertThat(connections(registry)).isGreaterThan(1);
+    });
+    closing.get(20, TimeUnit.SECONDS);
+  }
+
+  private static double connections(SimpleMeterRegistry registry) {
+    return registry.get(AdmissionServer.CONNECTIONS).counter().count();
+  }
+
+  @Test
   void onASharedPortTheSuccessorTakesOverWhileReviewsArriveOnNewConnectionsAndNoneFails() throws Exception {
     AtomicInteger answeredByOld = new AtomicInteger();
     AtomicInteger answeredBySuccessor = new AtomicInteger();
