@@ -76,7 +76,7 @@ public final class AdmissionServer implements AutoCloseable {
   private final boolean sharedPort;
   /** Reviews received and not answered yet. */
   private final AtomicInteger underWay = new AtomicInteger();
-  /** Set when the server is stopping: every answer then closes its connection. */
+  /** Set when the server is stopping: every answer then ends its connection (close, or GOAWAY on HTTP/2). */
   private volatile boolean draining;
 
   private AdmissionServer(
@@ -175,12 +175,12 @@ public final class AdmissionServer implements AutoCloseable {
 
   /**
    * Stops without failing a review, for a successor that already serves on the same port (or
-   * behind the same Service): from now on every answer closes its connection, so the API server
-   * opens its next one to a server that stays. On a shared port the listener closes at once, as the
-   * successor takes every new connection; behind a Service connections are still accepted for
-   * {@code linger}, while the endpoints change. Connections already open are served for {@code
-   * linger}; then the reviews under way are answered (within the answer bound) and the server
-   * closes.
+   * behind the same Service): from now on every answer ends its connection (a close, or a GOAWAY on
+   * HTTP/2), so the API server opens its next one to a server that stays. On a shared port the
+   * listener closes at once, as the successor takes every new connection; behind a Service
+   * connections are still accepted for {@code linger}, while the endpoints change. Connections
+   * already open are served for {@code linger}; then the reviews under way are answered (within the
+   * answer bound) and the server closes.
    */
   public void closeGracefully(Duration linger) {
     draining = true;
