@@ -61,6 +61,11 @@ record CpuWindow(
     return nodeCores - podsCores;
   }
 
+  /** The cores the batch pod could have had: those it used and those no one used. */
+  double roomForBatchCores(double capacityCores) {
+    return capacityCores - (nodeCores - batchCores);
+  }
+
   @Override
   public String toString() {
     return String.format(
