@@ -9,7 +9,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -21,6 +24,8 @@ import java.util.regex.Pattern;
  */
 final class ManagerJvm extends JavaProcess implements AutoCloseable {
   private static final Pattern HEAP_USED = Pattern.compile("total (\\d+)K, used (\\d+)K");
+  /** An area's line of the NMT summary: "-  Java Heap (reserved=524288KB, committed=131072KB)". */
+  private static final Pattern NMT_AREA = Pattern.compile("(?m)^-\\s+(.+?) \\(reserved=\\d+KB, committed=(\\d+)KB\\)");
 
   private final int httpPort;
   private final HttpClient http = HttpClient.newHttpClient();
@@ -40,7 +45,7 @@ final class ManagerJvm extends JavaProcess implements AutoCloseable {
     JavaProcess started =
         JavaProcess.start(
             ManagerMain.class.getName(),
-            List.of("-Xmx" + maxHeap),
+            jvmOptions(maxHeap),
             Map.of(
                 "KOORD4J_NAMESPACE", namespace,
                 "KOORD4J_LEASE_NAME", name,
@@ -48,6 +53,14 @@ final class ManagerJvm extends JavaProcess implements AutoCloseable {
                 "KOORD4J_HTTP_PORT", Integer.toString(port)),
             Path.of("target", "bench", "logs", name + ".log"));
     return new ManagerJvm(started, port);
+  }
+
+  /** The chart's options of the manager (as deployed), with the heap capped and its memory tracked. */
+  private static List<String> jvmOptions(String maxHeap) {
+    List<String> options = new ArrayList<>(ChartJvmOptions.of("manager"));
+    options.add("-Xmx" + maxHeap);
+    options.add("-XX:NativeMemoryTracking=summary");
+    return options;
   }
 
   /** Its {@code /metrics}. */
@@ -89,6 +102,22 @@ final class ManagerJvm extends JavaProcess implements AutoCloseable {
   /** The classes holding the most heap ({@code jcmd GC.class_histogram}), header included. */
   List<String> classHistogram(int top) throws IOException, InterruptedException {
     return jcmd("GC.class_histogram").lines().skip(1).limit(top + 2L).toList();
+  }
+
+  /**
+   * The JVM's committed memory by area, largest first, as Markdown table rows in MiB
+   * ({@code jcmd VM.native_memory summary}): where the resident set goes besides the heap.
+   */
+  List<String> committedByArea() throws IOException, InterruptedException {
+    Map<String, Long> committedKiB = new LinkedHashMap<>();
+    Matcher matcher = NMT_AREA.matcher(jcmd("VM.native_memory summary"));
+    while (matcher.find()) {
+      committedKiB.put(matcher.group(1).trim(), Long.parseLong(matcher.group(2)));
+    }
+    return committedKiB.entrySet().stream()
+        .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+        .map(area -> String.format(Locale.ROOT, "| %s | %.1f |", area.getKey(), area.getValue() / 1024.0))
+        .toList();
   }
 
   /** A field of {@code /proc/<pid>/status} in KiB, e.g. {@code VmRSS} or {@code VmHWM}. */

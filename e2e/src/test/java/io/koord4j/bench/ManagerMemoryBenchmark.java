@@ -131,6 +131,7 @@ public final class ManagerMemoryBenchmark {
       log("every wait written after " + explainSeconds + " s more");
       String steady = memoryRow(manager, "every unit's wait written (steady)");
       List<String> histogram = manager.classHistogram(12);
+      List<String> areas = manager.committedByArea();
       List<Double> passMillis = timedPasses(client, manager, namespace, prefix, unitCount, passes);
       PrometheusText after = manager.metrics();
       double passWrites = counter(after, WAIT_WRITES) - counter(before, WAIT_WRITES)
@@ -165,6 +166,12 @@ public final class ManagerMemoryBenchmark {
       lines.add("```");
       lines.addAll(histogram);
       lines.add("```");
+      lines.add("");
+      lines.add("The JVM's committed memory by area at the same time (`jcmd VM.native_memory summary`):");
+      lines.add("");
+      lines.add("| area | committed (MiB) |");
+      lines.add("|---|---:|");
+      lines.addAll(areas);
     }
     return lines;
   }

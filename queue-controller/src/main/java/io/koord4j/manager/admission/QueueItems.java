@@ -11,8 +11,17 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
-/** A Queue's {@code status.queueItemDetails}: its waiting units, active and backing off. */
+/**
+ * A Queue's {@code status.queueItemDetails}: the head of its waiting units, active and backing off.
+ * Each list holds at most {@link #LIMIT} units: a queue's status is one object, and at about 70
+ * bytes a unit, a queue of some 20,000 waiting units would outgrow the 1.5 MiB etcd takes in one
+ * write (and be rewritten whole whenever its head moves). Every waiting unit's own status says its
+ * place.
+ */
 final class QueueItems {
+  /** The most units either list shows. */
+  static final int LIMIT = 100;
+
   private QueueItems() {}
 
   /** @param waiting the queue's waiting units */
@@ -23,9 +32,12 @@ final class QueueItems {
     waiting.stream()
         .sorted(Comparator.comparingInt(WaitingUnit::position))
         .forEach(
-            unit ->
-                (unit.phase() == UnitPhase.BACKOFF ? backoff : active)
-                    .add(detail(unit, units.get(unit.unitId()))));
+            unit -> {
+              List<QueueItemDetail> list = unit.phase() == UnitPhase.BACKOFF ? backoff : active;
+              if (list.size() < LIMIT) {
+                list.add(detail(unit, units.get(unit.unitId())));
+              }
+            });
     return Map.of(QueueStatus.ACTIVE, active, QueueStatus.BACKOFF, backoff);
   }
 
