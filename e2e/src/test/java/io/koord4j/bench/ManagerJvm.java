@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -39,18 +40,22 @@ final class ManagerJvm extends JavaProcess implements AutoCloseable {
    * @param namespace the manager's own namespace, where its Lease lives
    * @param name its Lease, identity and log name
    * @param maxHeap the JVM's {@code -Xmx}, e.g. {@code 512m}
+   * @param settings more of the manager's environment settings
    */
-  static ManagerJvm start(String namespace, String name, String maxHeap) throws IOException {
+  static ManagerJvm start(String namespace, String name, String maxHeap, Map<String, String> settings)
+      throws IOException {
     int port = freePort();
+    Map<String, String> environment = new HashMap<>(settings);
+    environment.putAll(Map.of(
+        "KOORD4J_NAMESPACE", namespace,
+        "KOORD4J_LEASE_NAME", name,
+        "KOORD4J_LEASE_IDENTITY", name,
+        "KOORD4J_HTTP_PORT", Integer.toString(port)));
     JavaProcess started =
         JavaProcess.start(
             ManagerMain.class.getName(),
             jvmOptions(maxHeap),
-            Map.of(
-                "KOORD4J_NAMESPACE", namespace,
-                "KOORD4J_LEASE_NAME", name,
-                "KOORD4J_LEASE_IDENTITY", name,
-                "KOORD4J_HTTP_PORT", Integer.toString(port)),
+            environment,
             Path.of("target", "bench", "logs", name + ".log"));
     return new ManagerJvm(started, port);
   }

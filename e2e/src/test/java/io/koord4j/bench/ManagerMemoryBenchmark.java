@@ -47,7 +47,9 @@ import java.util.regex.Pattern;
  *
  * <p>System properties: {@code bench.b7.units} (100,000), {@code bench.b7.quotas} (1,000), {@code
  * bench.b7.threads} (client threads creating them, 32), {@code bench.b7.xmx} (the manager's maximum
- * heap, 512m), {@code bench.b7.passes} (timed passes, 5). Writes {@code target/bench/B7.md};
+ * heap, 512m), {@code bench.b7.passes} (timed passes, 5), {@code bench.b7.writesPerSecond} (the
+ * manager's {@code KOORD4J_STATUS_WRITES_PER_SECOND}, its default when unset: a higher limit only
+ * reaches the state where every wait is written sooner). Writes {@code target/bench/B7.md};
  * deletes its namespace, its Queues and the system quotas the manager added.
  */
 public final class ManagerMemoryBenchmark {
@@ -107,7 +109,7 @@ public final class ManagerMemoryBenchmark {
     List<String> lines = new ArrayList<>();
     log("starting the manager");
     long started = System.nanoTime();
-    try (ManagerJvm manager = ManagerJvm.start(namespace, prefix + "manager", maxHeap)) {
+    try (ManagerJvm manager = ManagerJvm.start(namespace, prefix + "manager", maxHeap, managerSettings())) {
       String loaded = waitFor(manager, Duration.ofMinutes(30), () -> manager.lastLogged(LOADED));
       double loadSeconds = (System.nanoTime() - started) / 1e9;
       log("loaded " + loaded + " units after " + loadSeconds + " s");
@@ -174,6 +176,11 @@ public final class ManagerMemoryBenchmark {
       lines.addAll(areas);
     }
     return lines;
+  }
+
+  private static Map<String, String> managerSettings() {
+    String writesPerSecond = System.getProperty("bench.b7.writesPerSecond");
+    return writesPerSecond == null ? Map.of() : Map.of("KOORD4J_STATUS_WRITES_PER_SECOND", writesPerSecond);
   }
 
   /**
@@ -253,8 +260,9 @@ public final class ManagerMemoryBenchmark {
         String.format(Locale.ROOT,
             "%,d pending QueueUnits (batch/v1 Job units of one 2-CPU pod, priorities 0-9) in %,d"
                 + " queues over %,d ElasticQuotas of at most 1 CPU each, stored in the API server"
-                + " by %d client threads in %.0f s; the manager runs as its own JVM with -Xmx%s.",
-            units, quotas, quotas, threads, createSeconds, maxHeap));
+                + " by %d client threads in %.0f s; the manager runs as its own JVM with the chart's"
+                + " JVM options, -Xmx%s and settings %s.",
+            units, quotas, quotas, threads, createSeconds, maxHeap, managerSettings()));
   }
 
   // ---- objects
