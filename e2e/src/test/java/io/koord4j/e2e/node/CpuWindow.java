@@ -20,6 +20,8 @@ import java.util.List;
 record CpuWindow(
     double nodeCores, double podsCores, double bestEffortCores, double serviceCores, double batchCores,
     double bestEffortQuotaUs) {
+  /** The least CFS quota koordlet gives best-effort pods: 2 ms per 100 ms period. */
+  static final long MIN_BEST_EFFORT_QUOTA_US = 2_000;
   private static final Duration QUOTA_POLL = Duration.ofMillis(200);
 
   /** Measures for {@code length}; the pods are given by their kubelet cgroup paths. */
@@ -53,7 +55,7 @@ record CpuWindow(
     double nonBestEffort = (podsCores - bestEffortCores) * 1000;
     double system = Math.max(systemCores() * 1000, reservedMilli);
     double suppressMilli = capacityMilli * thresholdPercent / 100.0 - nonBestEffort - system;
-    return Math.max(Math.round(suppressMilli * 100), 2_000);
+    return Math.max(Math.round(suppressMilli * 100), MIN_BEST_EFFORT_QUOTA_US);
   }
 
   /** What the node uses outside pods: the system and, on a shared machine, its other tenants. */

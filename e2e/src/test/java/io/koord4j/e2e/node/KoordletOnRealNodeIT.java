@@ -54,6 +54,8 @@ class KoordletOnRealNodeIT {
       "koordlet-real-" + Integer.toString(ThreadLocalRandom.current().nextInt(1 << 20), 36);
   private static final Duration REPORT_INTERVAL = Duration.ofSeconds(5);
   private static final long CPU_SUPPRESS_PERCENT = 100;
+  /** The real node is this machine: its CPUs are the node's capacity. */
+  private static final long NODE_CPU_MILLI = Runtime.getRuntime().availableProcessors() * 1000L;
   /** Quota vs formula: both move with one-second samples of a shared machine. */
   private static final long QUOTA_TOLERANCE_US = 35_000;
   private static final Duration WINDOW = Duration.ofSeconds(5);
@@ -142,8 +144,8 @@ class KoordletOnRealNodeIT {
     // the tolerance, as koordlet measures over windows of its own.
     double serviceRiseUs = (after.serviceCores() - before.serviceCores()) * 100_000;
     double othersChangeUs = (after.systemCores() - before.systemCores()) * 100_000;
-    double beforeUs = before.expectedQuotaUs(2_000, CPU_SUPPRESS_PERCENT, 0);
-    double expectedAfterUs = Math.max(beforeUs - serviceRiseUs - othersChangeUs, 2_000);
+    double beforeUs = before.expectedQuotaUs(NODE_CPU_MILLI, CPU_SUPPRESS_PERCENT, 0);
+    double expectedAfterUs = Math.max(beforeUs - serviceRiseUs - othersChangeUs, CpuWindow.MIN_BEST_EFFORT_QUOTA_US);
     assertThat(after.bestEffortQuotaUs())
         .as("BE quota after the service rose by %.0f us and others changed by %.0f us (formula before: %.0f us)",
             serviceRiseUs, othersChangeUs, beforeUs)
@@ -151,7 +153,7 @@ class KoordletOnRealNodeIT {
     // The batch pod's measured CPU follows its quota down and stays within it. A CPU burner runs at
     // its quota where the machine leaves it that much: after the fall it runs at its new quota, or,
     // when the machine's other tenants took the rest, at the room they left it in the same window.
-    double expectedBatchUs = Math.min(after.bestEffortQuotaUs(), after.roomForBatchCores(2.0) * 100_000);
+    double expectedBatchUs = Math.min(after.bestEffortQuotaUs(), after.roomForBatchCores(NODE_CPU_MILLI / 1000.0) * 100_000);
     assertThat(after.batchCores() * 100_000)
         .as("batch CPU after its quota fell from %.0f to %.0f us (it ran %.0f us before; %s)",
             before.bestEffortQuotaUs(), after.bestEffortQuotaUs(), before.batchCores() * 100_000, after)
@@ -265,7 +267,7 @@ class KoordletOnRealNodeIT {
     await().atMost(Duration.ofSeconds(90)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
         .untilAsserted(() -> {
           CpuWindow window = CpuWindow.measure(WINDOW, serviceCgroup, batchCgroup);
-          long expected = window.expectedQuotaUs(2_000, CPU_SUPPRESS_PERCENT, 0);
+          long expected = window.expectedQuotaUs(NODE_CPU_MILLI, CPU_SUPPRESS_PERCENT, 0);
           System.out.printf("%s; formula %d us%n", window, expected);
           assertThat(window.bestEffortQuotaUs()).isPositive().isCloseTo(expected,
               offset((double) QUOTA_TOLERANCE_US));

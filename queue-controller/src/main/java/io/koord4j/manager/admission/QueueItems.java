@@ -5,11 +5,12 @@ import io.koord4j.api.queue.QueueStatus;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.queue.core.UnitPhase;
 import io.koord4j.queue.core.WaitingUnit;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.stream.Collectors;
 
 /**
  * A Queue's {@code status.queueItemDetails}: the head of its waiting units, active and backing off.
@@ -22,23 +23,36 @@ final class QueueItems {
   /** The most units either list shows. */
   static final int LIMIT = 100;
 
+  private static final Comparator<WaitingUnit> BY_POSITION = Comparator.comparingInt(WaitingUnit::position);
+
   private QueueItems() {}
 
   /** @param waiting the queue's waiting units */
   static Map<String, List<QueueItemDetail>> of(
       Collection<WaitingUnit> waiting, Map<String, QueueUnit> units) {
-    List<QueueItemDetail> active = new ArrayList<>();
-    List<QueueItemDetail> backoff = new ArrayList<>();
-    waiting.stream()
-        .sorted(Comparator.comparingInt(WaitingUnit::position))
-        .forEach(
-            unit -> {
-              List<QueueItemDetail> list = unit.phase() == UnitPhase.BACKOFF ? backoff : active;
-              if (list.size() < LIMIT) {
-                list.add(detail(unit, units.get(unit.unitId())));
-              }
-            });
-    return Map.of(QueueStatus.ACTIVE, active, QueueStatus.BACKOFF, backoff);
+    Map<Boolean, List<WaitingUnit>> backingOff =
+        waiting.stream().collect(Collectors.partitioningBy(unit -> unit.phase() == UnitPhase.BACKOFF));
+    return Map.of(
+        QueueStatus.ACTIVE, head(backingOff.get(false), units),
+        QueueStatus.BACKOFF, head(backingOff.get(true), units));
+  }
+
+  /**
+   * The first {@link #LIMIT} units by position, found without sorting the rest: a long queue's
+   * list is built on every pass.
+   */
+  private static List<QueueItemDetail> head(List<WaitingUnit> waiting, Map<String, QueueUnit> units) {
+    PriorityQueue<WaitingUnit> first = new PriorityQueue<>(BY_POSITION.reversed());
+    for (WaitingUnit unit : waiting) {
+      first.add(unit);
+      if (first.size() > LIMIT) {
+        first.poll();
+      }
+    }
+    return first.stream()
+        .sorted(BY_POSITION)
+        .map(unit -> detail(unit, units.get(unit.unitId())))
+        .toList();
   }
 
   private static QueueItemDetail detail(WaitingUnit waiting, QueueUnit unit) {

@@ -7,10 +7,10 @@ import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import java.util.stream.Stream;
 
 /**
- * An informer's store that keeps objects without their managedFields, which no reader here needs:
- * for small objects such as QueueUnits they are a large share of what an informer holds, and
- * informers hold every object of their kind. The object is changed before it is stored, so that
- * event handlers see it as the store keeps it.
+ * An informer's store that keeps objects without their managedFields, which no reader here needs,
+ * and compacted ({@link CompactObjects}): for small objects such as QueueUnits these are most of
+ * what an informer holds, and informers hold every object of their kind. The object is changed
+ * before it is stored, so that event handlers see it as the store keeps it.
  */
 final class LeanItemStore<T extends HasMetadata> implements ItemStore<T> {
   private final BasicItemStore<T> store = new BasicItemStore<>(Cache::metaNamespaceKeyFunc);
@@ -25,6 +25,7 @@ final class LeanItemStore<T extends HasMetadata> implements ItemStore<T> {
     if (object.getMetadata() != null) {
       object.getMetadata().setManagedFields(null);
     }
+    CompactObjects.compact(object);
     return store.put(key, object);
   }
 

@@ -1,0 +1,104 @@
+package io.koord4j.manager.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.koord4j.api.WellKnown;
+import io.koord4j.api.queue.QueueUnit;
+import io.koord4j.api.queue.QueueUnitStatus;
+import io.koord4j.jobs.BatchJobAdapter;
+import io.koord4j.manager.jobs.QueueUnits;
+import io.koord4j.testing.TestJobs;
+import io.koord4j.testing.TestPods;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class CompactObjectsTest {
+  @Test
+  void aStoredUnitSaysWhatItSaidBefore() {
+    QueueUnit unit = waitingUnit("train-1");
+    String before = Serialization.asJson(unit);
+
+    CompactObjects.compact(unit);
+
+    assertThat(Serialization.asJson(unit)).isEqualTo(before);
+  }
+
+  @Test
+  void unitsShareTheValuesTheyRepeat() {
+    QueueUnit first = waitingUnit("train-1");
+    QueueUnit second = waitingUnit("train-2");
+
+    CompactObjects.compact(first);
+    CompactObjects.compact(second);
+
+    assertThat(second.getMetadata().getNamespace()).isSameAs(first.getMetadata().getNamespace());
+    assertThat(image(second)).isSameAs(image(first));
+    assertThat(second.getStatus().getConditions().get(0).getReason())
+        .isSameAs(first.getStatus().getConditions().get(0).getReason());
+    assertThat(second.getMetadata().getAdditionalProperties())
+        .as("the empty map every model object carries")
+        .isSameAs(first.getMetadata().getAdditionalProperties());
+    assertThat(second.getMetadata().getName()).isEqualTo("train-2");
+  }
+
+  @Test
+  void copiesOfStoredObjectsCanBeChangedAndTheStoredOnesStayAsTheyWere() {
+    QueueUnit storedUnit = waitingUnit("train-1");
+    Pod storedPod = Serialization.unmarshal(Serialization.asJson(TestPods.pod("p", 0, Map.of("cpu", "1"), Map.of())), Pod.class);
+    CompactObjects.compact(storedUnit);
+    CompactObjects.compact(storedPod);
+
+    QueueUnit unit = Json.copy(storedUnit);
+    unit.getStatus().getConditions().add(condition("Admitted"));
+    unit.getMetadata().getFinalizers().add("keep");
+    Pod pod =
+        new PodBuilder(storedPod)
+            .editMetadata().addToAnnotations("note", "seen").endMetadata()
+            .editSpec().addNewToleration().withKey("gpu").endToleration().endSpec()
+            .build();
+
+    assertThat(unit.getStatus().getConditions()).hasSize(2);
+    assertThat(pod.getMetadata().getAnnotations()).containsEntry("note", "seen");
+    assertThat(pod.getSpec().getTolerations()).hasSize(1);
+    assertThat(storedUnit.getStatus().getConditions()).hasSize(1);
+    assertThat(storedUnit.getMetadata().getFinalizers()).isEmpty();
+    assertThat(storedPod.getMetadata().getAnnotations()).isEmpty();
+    assertThat(storedPod.getSpec().getTolerations()).isEmpty();
+  }
+
+  /** A unit as an informer gets it: read from the API server's JSON. */
+  private static QueueUnit waitingUnit(String name) {
+    Job job =
+        TestJobs.job("team-a", name, "2")
+            .editMetadata().withUid("uid-" + name).addToLabels(WellKnown.QUOTA_NAME, "nlp").endMetadata()
+            .build();
+    QueueUnit unit = QueueUnits.desired(new BatchJobAdapter(), job, "nlp", 3);
+    QueueUnitStatus status = new QueueUnitStatus();
+    status.setPhase("Pending");
+    status.setMessage("waiting for quota nlp");
+    status.setConditions(List.of(condition("QuotaReserved")));
+    unit.setStatus(status);
+    return Serialization.unmarshal(Serialization.asJson(unit), QueueUnit.class);
+  }
+
+  private static Condition condition(String type) {
+    return new ConditionBuilder()
+        .withType(type)
+        .withStatus("False")
+        .withReason("Pending")
+        .withMessage("waiting for quota nlp")
+        .withLastTransitionTime("2026-12-03T11:00:00Z")
+        .build();
+  }
+
+  private static String image(QueueUnit unit) {
+    return unit.getSpec().getPodSet().get(0).getTemplate().getSpec().getContainers().get(0).getImage();
+  }
+}
