@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.RegisteredController;
+import io.javaoperatorsdk.operator.api.config.Cloner;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.javaoperatorsdk.operator.processing.Controller;
 import io.javaoperatorsdk.operator.processing.event.source.informer.ManagedInformerEventSource;
@@ -58,6 +59,19 @@ public final class Manager implements LeaderControllers {
           .setMaxInterval(10_000)
           .withoutMaxAttempts();
 
+  /**
+   * Job reconcilers get the informer's own job, not a copy: they only read it, and every change
+   * they write starts from an adapter's copy ({@code AdapterInputTest}). Copying each job through
+   * JSON before each reconcile was 7.6 % of a busy manager's CPU samples.
+   */
+  private static final Cloner INFORMERS_OWN_JOB =
+      new Cloner() {
+        @Override
+        public <R extends HasMetadata> R clone(R object) {
+          return object;
+        }
+      };
+
   private final KubernetesClient client;
   /** One informer per kind for the loop, the check and the job reconcilers' QueueUnit events. */
   private final SharedInformers informers;
@@ -95,7 +109,8 @@ public final class Manager implements LeaderControllers {
                     .withCloseClientOnStop(false)
                     // Reconciliation counts and timings per controller, not per resource: jobs are many.
                     .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry))
-                    .withUseSSAToPatchPrimaryResource(false));
+                    .withUseSSAToPatchPrimaryResource(false)
+                    .withResourceCloner(INFORMERS_OWN_JOB));
     for (JobReconciler<?> jobs : JobIntegrations.builtIn(clock, informers)) {
       // A watch on a kind the cluster does not serve would keep the manager from starting.
       if (client.supports(jobs.jobType())) {
