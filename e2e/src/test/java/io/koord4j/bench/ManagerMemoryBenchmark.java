@@ -114,6 +114,8 @@ public final class ManagerMemoryBenchmark {
       double loadSeconds = (System.nanoTime() - started) / 1e9;
       log("loaded " + loaded + " units after " + loadSeconds + " s");
       String afterLoad = memoryRow(manager, "loaded (before the first pass's writes)");
+      // Logged as taken: a later step that fails must not lose them.
+      log(afterLoad);
       waitFor(manager, Duration.ofMinutes(30), () -> pending(manager, prefix) >= unitCount ? "" : null);
       double firstPassSeconds = (System.nanoTime() - started) / 1e9 - loadSeconds;
       log("first pass published after " + firstPassSeconds + " s more");
@@ -134,6 +136,9 @@ public final class ManagerMemoryBenchmark {
       String steady = memoryRow(manager, "every unit's wait written (steady)");
       List<String> histogram = manager.classHistogram(12);
       List<String> areas = manager.committedByArea();
+      log(steady);
+      histogram.forEach(ManagerMemoryBenchmark::log);
+      areas.forEach(ManagerMemoryBenchmark::log);
       List<Double> passMillis = timedPasses(client, manager, namespace, prefix, unitCount, passes);
       PrometheusText after = manager.metrics();
       double passWrites = counter(after, WAIT_WRITES) - counter(before, WAIT_WRITES)
