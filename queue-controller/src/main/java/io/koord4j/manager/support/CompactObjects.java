@@ -54,7 +54,7 @@ final class CompactObjects {
     if (value instanceof Map<?, ?> map) {
       return map.isEmpty() ? Map.of() : compactValues(map);
     }
-    if (value != null && isModel(value.getClass())) {
+    if (value != null) {
       FIELDS.get(value.getClass()).forEach(field -> compactField(value, field));
     }
     return value;
@@ -100,7 +100,10 @@ final class CompactObjects {
     return !type.isEnum() && MODEL_CLASSES.stream().anyMatch(name::startsWith);
   }
 
-  /** The fields of a model class and its model superclasses that hold objects, made accessible. */
+  /**
+   * The fields of a model class and its model superclasses that hold objects, made accessible;
+   * none for other classes. Found once per class: every value stored passes here.
+   */
   private static List<Field> referenceFields(Class<?> type) {
     List<Field> fields = new ArrayList<>();
     for (Class<?> declaring = type; isModel(declaring); declaring = declaring.getSuperclass()) {
