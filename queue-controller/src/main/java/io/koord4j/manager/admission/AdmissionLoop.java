@@ -724,12 +724,13 @@ public final class AdmissionLoop implements AutoCloseable {
         pass.waiting().values().stream().collect(Collectors.groupingBy(WaitingUnit::queue));
     Map<String, AdmissionSnapshot.QueueFigures> queueFigures = new HashMap<>();
     queues.forEach(
-        (key, queue) ->
-            queueFigures.put(
-                key,
-                new AdmissionSnapshot.QueueFigures(
-                    QueueItems.of(waitingByQueue.getOrDefault(key, List.of()), units),
-                    admitted.getOrDefault(key, 0L))));
+        (key, queue) -> {
+          List<WaitingUnit> waiting = waitingByQueue.getOrDefault(key, List.of());
+          queueFigures.put(
+              key,
+              new AdmissionSnapshot.QueueFigures(
+                  QueueItems.of(waiting, units), waiting.size(), admitted.getOrDefault(key, 0L)));
+        });
     return new AdmissionSnapshot(quotaFigures, queueFigures);
   }
 

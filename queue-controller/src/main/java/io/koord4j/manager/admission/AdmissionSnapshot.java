@@ -30,13 +30,10 @@ public record AdmissionSnapshot(Map<String, QuotaFigures> quotas, Map<String, Qu
       String namespace, ResourceVector used, ResourceVector runtime, ResourceVector request) {}
 
   /**
-   * @param items {@code active} and {@code backoff} lists, as in the Queue's status
+   * @param items {@code active} and {@code backoff} lists, as in the Queue's status: each only
+   *     the head of a long queue
+   * @param pending how many of the queue's units wait, all of them
    * @param admitted how many of the queue's units hold quota
    */
-  public record QueueFigures(Map<String, List<QueueItemDetail>> items, long admitted) {
-
-    public long pending() {
-      return items.values().stream().mapToLong(List::size).sum();
-    }
-  }
+  public record QueueFigures(Map<String, List<QueueItemDetail>> items, long pending, long admitted) {}
 }

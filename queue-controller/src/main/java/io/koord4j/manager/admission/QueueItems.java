@@ -19,9 +19,9 @@ import java.util.stream.Collectors;
  * write (and be rewritten whole whenever its head moves). Every waiting unit's own status says its
  * place.
  */
-final class QueueItems {
+public final class QueueItems {
   /** The most units either list shows. */
-  static final int LIMIT = 100;
+  public static final int LIMIT = 100;
 
   private static final Comparator<WaitingUnit> BY_POSITION = Comparator.comparingInt(WaitingUnit::position);
 

@@ -3,13 +3,9 @@ package io.koord4j.manager.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.koord4j.api.WellKnown;
-import io.koord4j.api.queue.QueueUnit;
-import io.koord4j.api.queue.QueueUnitSpec;
 import io.koord4j.manager.admission.AdmissionContext;
 import io.koord4j.manager.admission.AdmissionLoop;
 import io.koord4j.manager.admission.AdmissionSnapshot;
@@ -21,7 +17,6 @@ import io.koord4j.testing.LocalCluster;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
@@ -41,6 +36,7 @@ class FailedWritesIT {
     InProcessManager.stop();
     InProcessManager.ensureNodes();
     client = LocalCluster.client();
+    LocalCluster.ensureAllCrds(client);
   }
 
   @AfterAll
@@ -80,7 +76,7 @@ class FailedWritesIT {
       TestCluster cluster, KubernetesClient writes, BooleanSupplier leading) throws InterruptedException {
     cluster.queue("team", null);
     String quota = cluster.quota("team", null, false, "4", "4");
-    client.resource(unit(cluster, "first", quota)).create();
+    cluster.unit("first", quota, "2");
     AdmissionSnapshots snapshots = new AdmissionSnapshots();
     List<ResourceVector> used = new CopyOnWriteArrayList<>();
     snapshots.subscribe(snapshot -> recordUsed(snapshot, quota, used));
@@ -100,17 +96,5 @@ class FailedWritesIT {
     if (figures != null) {
       used.add(figures.used());
     }
-  }
-
-  private static QueueUnit unit(TestCluster cluster, String name, String quota) {
-    QueueUnit unit = new QueueUnit();
-    unit.getMetadata().setName(name);
-    unit.getMetadata().setNamespace(cluster.namespace);
-    unit.getMetadata().setLabels(Map.of(WellKnown.QUOTA_NAME, quota));
-    QueueUnitSpec spec = new QueueUnitSpec();
-    spec.setQueue(quota);
-    spec.setResource(Map.of("cpu", new Quantity("2")));
-    unit.setSpec(spec);
-    return unit;
   }
 }

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.manager.Manager;
 import io.koord4j.quota.kube.SystemQuotas;
 import io.koord4j.testing.LocalCluster;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
@@ -13,6 +14,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 public final class InProcessManager {
   private static Manager manager;
   private static KubernetesClient client;
+  private static final SimpleMeterRegistry REGISTRY = new SimpleMeterRegistry();
 
   private InProcessManager() {}
 
@@ -24,8 +26,9 @@ public final class InProcessManager {
       // Queues may name Kueue AdmissionChecks, which the manager reads only if their kind is served.
       LocalCluster.script("kueue", "crds");
       client = LocalCluster.client();
+      LocalCluster.ensureAllCrds(client);
       // The only manager of the test JVM, without an election: it always leads.
-      manager = new Manager(client, new SimpleMeterRegistry(), () -> true);
+      manager = new Manager(client, REGISTRY, () -> true);
       manager.start();
       Runtime.getRuntime().addShutdownHook(new Thread(InProcessManager::stop));
     }
@@ -34,6 +37,11 @@ public final class InProcessManager {
   static synchronized Manager manager() throws InterruptedException {
     ensureRunning();
     return manager;
+  }
+
+  /** The metrics of the manager, as it publishes them. */
+  static MeterRegistry registry() {
+    return REGISTRY;
   }
 
   /** The KWOK nodes the tests' pods run on. */

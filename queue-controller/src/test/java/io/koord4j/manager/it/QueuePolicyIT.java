@@ -9,6 +9,8 @@ import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueItemDetail;
 import io.koord4j.api.queue.QueueStatus;
 import io.koord4j.api.queue.QueueUnitConditions;
+import io.koord4j.manager.admission.QueueItems;
+import io.micrometer.core.instrument.Gauge;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -76,7 +78,25 @@ class QueuePolicyIT extends InProcessManagerBase {
     }
   }
 
-  /** A 4-CPU top-level quota served by a Queue of the given policy. */
+  @Test
+  void aLongQueueListsItsHeadAndCountsEveryWaitingUnit() {
+    try (TestCluster cluster = new TestCluster(client, "it-long")) {
+      String quota = quotaWithQueue(cluster, "Priority");
+      int waiting = QueueItems.LIMIT + 20;
+      for (int i = 0; i < waiting; i++) {
+        cluster.unit(String.format("unit-%03d", i), quota, "8");
+      }
+
+      await()
+          .atMost(WAIT)
+          .untilAsserted(() -> assertThat(pendingMetric(quota)).isEqualTo(waiting));
+
+      await()
+          .atMost(WAIT)
+          .untilAsserted(() -> assertThat(waitingIn(cluster, quota)).hasSize(QueueItems.LIMIT));
+    }
+  }
+
   /**
    * In a 4-CPU quota whose queue has {@code policy}: job running (3 CPUs) runs for {@code
    * runningFor}, job big (3) waits for quota, then job small (1) is queued.
@@ -91,6 +111,7 @@ class QueuePolicyIT extends InProcessManagerBase {
     return quota;
   }
 
+  /** A 4-CPU top-level quota served by a Queue of the given policy. */
   private static String quotaWithQueue(TestCluster cluster, String policy) {
     cluster.queue("team", policy);
     return cluster.quota("team", null, false, "4", "4");
@@ -116,6 +137,15 @@ class QueuePolicyIT extends InProcessManagerBase {
         .flatMap(list -> status.getQueueItemDetails().getOrDefault(list, List.of()).stream())
         .map(QueueItemDetail::getName)
         .toList();
+  }
+
+  /** The manager's {@code koord4j_queue_units} of the queue's pending units. */
+  private static double pendingMetric(String queue) {
+    Gauge gauge = InProcessManager.registry()
+        .find("koord4j.queue.units")
+        .tags("namespace", Queue.DEFAULT_NAMESPACE, "queue", queue, "state", "pending")
+        .gauge();
+    return gauge == null ? -1 : gauge.value();
   }
 
   private static Instant dequeuedAt(TestCluster cluster, String job) {

@@ -13,6 +13,7 @@ import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueAdmissionCheck;
 import io.koord4j.api.queue.QueueSpec;
 import io.koord4j.api.queue.QueueUnit;
+import io.koord4j.api.queue.QueueUnitSpec;
 import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.api.quota.ElasticQuotaSpec;
 import java.util.ArrayList;
@@ -167,6 +168,19 @@ public final class TestCluster implements AutoCloseable {
 
   QueueUnit unit(String name) {
     return client.resources(QueueUnit.class).inNamespace(namespace).withName(name).get();
+  }
+
+  /** Creates a QueueUnit of the quota with no job behind it, asking for {@code cpu}. */
+  void unit(String name, String quota, String cpu) {
+    QueueUnit unit = new QueueUnit();
+    unit.getMetadata().setName(name);
+    unit.getMetadata().setNamespace(namespace);
+    unit.getMetadata().setLabels(Map.of(WellKnown.QUOTA_NAME, quota));
+    QueueUnitSpec spec = new QueueUnitSpec();
+    spec.setQueue(quota);
+    spec.setResource(Map.of("cpu", new Quantity(cpu)));
+    unit.setSpec(spec);
+    client.resource(unit).create();
   }
 
   ElasticQuota quota(String name) {
