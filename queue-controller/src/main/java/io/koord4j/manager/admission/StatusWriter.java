@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,9 +28,11 @@ import org.slf4j.LoggerFactory;
  * place in its queue (the unit's status), and events. Decisions (admissions, preemptions) are not
  * written here: the loop writes each itself before it goes on.
  *
- * <p>One thread writes, in the order units were queued, so two writes of one unit never swap. A
- * unit is queued at most once: a newer status replaces the one queued, so only the latest is
- * written; its events are all kept, in order, and go after its status. Writes follow a token bucket
+ * <p>A few threads write, taking units in the order they were queued; a unit under way is not
+ * taken again until its write is done, so two writes of one unit never swap. One API call at a
+ * time would cap the writes at one per round trip, below the rate allowed. A unit is queued at
+ * most once: a newer status replaces the one queued, so only the latest is written; its events
+ * are all kept, in order, and go after its status. Writes follow a token bucket
  * ({@link WriteRate}). Each status write carries the resourceVersion its status was built on, so a
  * unit changed meanwhile refuses it, and the loop is told to explain that unit again. A replica
  * that may no longer lead writes nothing: it drops the queue.
@@ -38,10 +41,12 @@ public final class StatusWriter implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(StatusWriter.class);
   /** Units queued at most; further units are explained by a later pass, once there is room. */
   static final int BACKLOG = 1_000;
-  /** How long closing waits for the write under way: one API call. */
+  /** Writes under way at most: the threads that make them. */
+  static final int WRITERS = 4;
+  /** How long closing waits for the writes under way: one API call each. */
   private static final Duration FINISH_WRITE = Duration.ofSeconds(10);
 
-  /** Told what became of the writes, on the writer's thread and under its lock: hand work over only. */
+  /** Told what became of the writes, on a writer's thread, maybe under its lock: hand work over only. */
   interface Listener {
     /** The statuses of these units were not stored: refused, failed, or dropped. */
     void notWritten(Set<String> unitIds);
@@ -56,10 +61,12 @@ public final class StatusWriter implements AutoCloseable {
   private final TokenBucket bucket;
   private final AdmissionObserver observer;
   private final Listener listener;
-  private final Thread thread = new Thread(this::run, "status-writer");
+  private final List<Thread> threads = new ArrayList<>();
 
   /** Writes to make, by unit id, in the order first queued. Guarded by this. */
   private final Map<String, Pending> queue = new LinkedHashMap<>();
+  /** Units whose writes are under way: not taken again until done. Guarded by this. */
+  private final Set<String> writing = new HashSet<>();
   /** Whether a unit was turned away since the backlog last had room. Guarded by this. */
   private boolean full;
   private boolean closed;
@@ -69,17 +76,15 @@ public final class StatusWriter implements AutoCloseable {
    * builds on it meanwhile, and knows its event as its own.
    */
   private final Map<String, QueueUnit> stored = new ConcurrentHashMap<>();
-  /** The status write under way, so that its event is known as ours before its answer is in. */
-  private volatile InFlight inFlight;
+  /** Status writes under way by unit id, so that their events are known as ours before their answers are in. */
+  private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
 
   private static final class InFlight {
-    private final String unitId;
     private final JsonNode status;
     /** Whether the loop has seen its event: what it stores need not be kept then. */
     private volatile boolean seen;
 
-    private InFlight(String unitId, JsonNode status) {
-      this.unitId = unitId;
+    private InFlight(JsonNode status) {
       this.status = status;
     }
   }
@@ -108,11 +113,15 @@ public final class StatusWriter implements AutoCloseable {
     this.bucket = new TokenBucket(context.statusWrites(), nanoTime);
     this.observer = context.observer();
     this.listener = listener;
-    thread.setDaemon(true);
+    for (int i = 0; i < WRITERS; i++) {
+      Thread thread = new Thread(this::run, "status-writer-" + i);
+      thread.setDaemon(true);
+      threads.add(thread);
+    }
   }
 
   void start() {
-    thread.start();
+    threads.forEach(Thread::start);
   }
 
   /**
@@ -194,10 +203,9 @@ public final class StatusWriter implements AutoCloseable {
         return true;
       }
     }
-    InFlight sending = inFlight;
+    InFlight sending = inFlight.get(id);
     boolean echo = held != null
         && sending != null
-        && sending.unitId.equals(id)
         && sending.status.equals(Json.tree(seen.getStatus()))
         && sameButStatus(held, seen);
     if (echo) {
@@ -207,15 +215,15 @@ public final class StatusWriter implements AutoCloseable {
   }
 
   /**
-   * Writes what the rate allows now.
+   * Writes what the rate allows now, of the units not under way on another thread.
    *
-   * @return nanoseconds until the next write may go, or 0 when nothing is queued
+   * @return nanoseconds until the next write may go, or 0 when nothing queued can be taken
    */
   long writeDue() {
     while (true) {
       Map.Entry<String, Pending> next;
       synchronized (this) {
-        if (queue.isEmpty()) {
+        if (!hasWork()) {
           return 0;
         }
         if (!leading.getAsBoolean()) {
@@ -230,11 +238,15 @@ public final class StatusWriter implements AutoCloseable {
         }
         next = takeFirst();
       }
-      write(next.getKey(), next.getValue());
+      try {
+        write(next.getKey(), next.getValue());
+      } finally {
+        done(next.getKey());
+      }
     }
   }
 
-  /** Stops writing: what is queued is dropped, the write under way finishes first. */
+  /** Stops writing: what is queued is dropped, the writes under way finish first. */
   @Override
   public void close() {
     synchronized (this) {
@@ -242,10 +254,25 @@ public final class StatusWriter implements AutoCloseable {
       dropAll();
       notifyAll();
     }
+    long deadline = System.nanoTime() + FINISH_WRITE.toNanos();
     try {
-      thread.join(FINISH_WRITE.toMillis());
+      for (Thread thread : threads) {
+        thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Whether a queued unit is not under way. Guarded by this. */
+  private boolean hasWork() {
+    return queue.keySet().stream().anyMatch(id -> !writing.contains(id));
+  }
+
+  private synchronized void done(String id) {
+    writing.remove(id);
+    if (queue.containsKey(id)) {
+      notifyAll();
     }
   }
 
@@ -258,8 +285,9 @@ public final class StatusWriter implements AutoCloseable {
   }
 
   private Map.Entry<String, Pending> takeFirst() {
-    String id = queue.keySet().iterator().next();
+    String id = queue.keySet().stream().filter(queued -> !writing.contains(queued)).findFirst().orElseThrow();
     Pending pending = queue.remove(id);
+    writing.add(id);
     bucket.spend(pending.cost());
     observer.statusBacklog(queue.size());
     if (full && queue.size() <= BACKLOG / 2) {
@@ -294,12 +322,12 @@ public final class StatusWriter implements AutoCloseable {
     if (changed.isEmpty()) {
       return;
     }
-    InFlight sending = new InFlight(id, Json.tree(changed.get()));
-    inFlight = sending;
+    InFlight sending = new InFlight(Json.tree(changed.get()));
+    inFlight.put(id, sending);
     try {
       QueueUnit result = writes.store(unit, changed.get());
       stored.put(id, result);
-      inFlight = null;
+      inFlight.remove(id);
       // Its event came first: the loop holds this version already.
       if (sending.seen) {
         stored.remove(id, result);
@@ -310,7 +338,7 @@ public final class StatusWriter implements AutoCloseable {
       LOG.debug("status write of {} not stored ({}); it is explained again", id, e.getMessage());
       listener.notWritten(Set.of(id));
     } finally {
-      inFlight = null;
+      inFlight.remove(id);
     }
   }
 
@@ -319,7 +347,7 @@ public final class StatusWriter implements AutoCloseable {
     while (true) {
       synchronized (this) {
         try {
-          if (!closed && queue.isEmpty()) {
+          if (!closed && !hasWork()) {
             wait();
           } else if (!closed && wait > 0) {
             TimeUnit.NANOSECONDS.timedWait(this, wait);

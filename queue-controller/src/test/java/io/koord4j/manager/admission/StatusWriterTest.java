@@ -2,6 +2,7 @@ package io.koord4j.manager.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.koord4j.api.queue.QueueUnit;
@@ -14,15 +15,21 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
-/** The status writer on a clock of the test's own: nothing here waits for real time. */
+/**
+ * The status writer on a clock of the test's own: nothing here waits for real time but the one
+ * test of its threads.
+ */
 class StatusWriterTest {
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
@@ -62,6 +69,33 @@ class StatusWriterTest {
     assertThat(writes.log).containsExactly(
         "status team/a: first", "event team/a: why one", "event team/a: why two", "status team/a: second");
     assertThat(counts.coalesced).isZero();
+  }
+
+  @Test
+  void unitsAreWrittenSideBySideButTwoWritesOfOneUnitNeverOverlap() throws InterruptedException {
+    StatusWriter writer = writer(WriteRate.DEFAULTS);
+    CountDownLatch firstUnderWay = new CountDownLatch(1);
+    CountDownLatch answer = new CountDownLatch(1);
+    writes.whileStoring = stored -> {
+      firstUnderWay.countDown();
+      awaitQuietly(answer);
+    };
+    writer.start();
+    try {
+      writer.status(unit("a", 1), saying("first"));
+      assertThat(firstUnderWay.await(10, TimeUnit.SECONDS)).isTrue();
+      writer.status(unit("a", 1), saying("second"));
+      writer.status(unit("b", 1), saying("blocked"));
+
+      await().atMost(Duration.ofSeconds(10)).until(() -> writes.log.contains("status team/b: blocked"));
+      assertThat(writes.log).as("a's second write waits for its first").doesNotContain("status team/a: second");
+      answer.countDown();
+      await().atMost(Duration.ofSeconds(10)).until(() -> writes.log.contains("status team/a: second"));
+      assertThat(writes.log).containsSubsequence("status team/a: first", "status team/a: second");
+    } finally {
+      answer.countDown();
+      writer.close();
+    }
   }
 
   @Test
@@ -254,6 +288,14 @@ class StatusWriterTest {
         });
   }
 
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   private void advance(Duration duration) {
     nanos.addAndGet(duration.toNanos());
   }
@@ -277,10 +319,10 @@ class StatusWriterTest {
 
   /** An API server of one resourceVersion counter per unit, logging what it is sent. */
   private static final class Writes implements QueueUnitWrites {
-    private final List<String> log = new ArrayList<>();
+    private final List<String> log = Collections.synchronizedList(new ArrayList<>());
     private final Set<String> refused = new HashSet<>();
     /** Runs as a status is stored, before its answer: what the loop may do meanwhile. */
-    private Consumer<QueueUnit> whileStoring = stored -> {};
+    private volatile Consumer<QueueUnit> whileStoring = stored -> {};
 
     @Override
     public QueueUnit store(QueueUnit current, QueueUnitStatus status) {
