@@ -196,6 +196,10 @@ public final class KueueAdmissionCheckController<T extends HasMetadata> implemen
     try {
       Instant now = clock.instant();
       Map<String, CheckConfig> configs = activateOurChecks(now);
+      if (configs.isEmpty()) {
+        // Nothing can wait on a check of ours: spares a look at every object on every change.
+        return;
+      }
       List<WaitingWorkload> waiting = workloads.getStore().list().stream()
           .map(object -> checked.waiting(object, configs.keySet()))
           .flatMap(Optional::stream)

@@ -1,6 +1,7 @@
 package io.koord4j.api.queue;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.Objects;
 
 /** One waiting queue unit and its place in the line. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -40,5 +41,20 @@ public class QueueItemDetail {
 
   public void setPosition(Integer position) {
     this.position = position;
+  }
+
+  /** Equal when every field is: the manager compares a queue's list with the one it last published. */
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof QueueItemDetail detail
+        && Objects.equals(name, detail.name)
+        && Objects.equals(namespace, detail.namespace)
+        && Objects.equals(priority, detail.priority)
+        && Objects.equals(position, detail.position);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(name, namespace, priority, position);
   }
 }

@@ -13,10 +13,13 @@ import java.util.stream.Collectors;
 
 /** Publishes each Queue's waiting units and their positions in {@code status.queueItemDetails}. */
 public record QueueReconciler(KubernetesClient client, AdmissionSnapshots snapshots) {
-  /** Each Queue's positions in a snapshot, by the object's {@code namespace/name}. */
+  /**
+   * Each Queue's positions in a snapshot, by the object's {@code namespace/name}: the lists
+   * themselves, kept until the next snapshot, so no copy of them is made.
+   */
   public static Map<String, ?> positions(AdmissionSnapshot snapshot) {
     return snapshot.queues().entrySet().stream()
-        .collect(Collectors.toMap(Map.Entry::getKey, e -> Json.tree(e.getValue().items())));
+        .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().items()));
   }
 
   public void reconcile(Queue queue) {

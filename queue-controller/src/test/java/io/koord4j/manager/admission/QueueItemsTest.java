@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.koord4j.api.queue.QueueItemDetail;
 import io.koord4j.api.queue.QueueStatus;
 import io.koord4j.api.queue.QueueUnit;
+import io.koord4j.manager.queue.QueueReconciler;
 import io.koord4j.queue.core.UnitPhase;
 import io.koord4j.queue.core.WaitReason;
 import io.koord4j.queue.core.WaitingUnit;
@@ -47,17 +48,43 @@ class QueueItemsTest {
     assertThat(backoff.get(0).getName()).isEqualTo("job-251");
   }
 
+  private final Map<String, QueueUnit> units = Map.of("ns/a", unit("a", 5), "ns/b", unit("b", 0));
+
   @Test
   void aShortQueueShowsEveryUnit() {
-    Map<String, QueueUnit> units = Map.of("ns/a", unit("a", 5), "ns/b", unit("b", 0));
-    List<WaitingUnit> waiting = List.of(
-        new WaitingUnit("ns/b", "q", UnitPhase.PENDING, 2, BLOCKED),
-        new WaitingUnit("ns/a", "q", UnitPhase.PENDING, 1, BLOCKED));
+    List<WaitingUnit> placed = inLine("ns/a", "ns/b");
+    // Handed over out of order.
+    List<WaitingUnit> waiting = List.of(placed.get(1), placed.get(0));
 
     Map<String, List<QueueItemDetail>> items = QueueItems.of(waiting, units);
 
     assertThat(items.get(QueueStatus.ACTIVE)).extracting(QueueItemDetail::getName).containsExactly("a", "b");
     assertThat(items.get(QueueStatus.BACKOFF)).isEmpty();
+  }
+
+  @Test
+  void aQueueIsRepublishedOnlyWhenItsListChanged() {
+    AdmissionSnapshots snapshots = new AdmissionSnapshots();
+    List<String> changed = new ArrayList<>();
+    SnapshotChanges.follow(snapshots, QueueReconciler::positions, changed::add);
+
+    snapshots.publish(queueOf(inLine("ns/a", "ns/b")));
+    snapshots.publish(queueOf(inLine("ns/a", "ns/b")));
+    snapshots.publish(queueOf(inLine("ns/b", "ns/a")));
+
+    assertThat(changed).as("first list, the same list built again, a new order").containsExactly("ns/q", "ns/q");
+  }
+
+  /** Pending units of queue q, at places 1, 2, ... in the order given. */
+  private static List<WaitingUnit> inLine(String... unitIds) {
+    return IntStream.range(0, unitIds.length)
+        .mapToObj(i -> new WaitingUnit(unitIds[i], "q", UnitPhase.PENDING, i + 1, BLOCKED))
+        .toList();
+  }
+
+  private AdmissionSnapshot queueOf(List<WaitingUnit> waiting) {
+    return new AdmissionSnapshot(
+        Map.of(), Map.of("ns/q", new AdmissionSnapshot.QueueFigures(QueueItems.of(waiting, units), waiting.size(), 0)));
   }
 
   private static QueueUnit unit(String name, int priority) {
