@@ -38,7 +38,8 @@ final class PassRun {
   private final List<Preemption> preemptions = new ArrayList<>();
   private final Map<QueuedUnit, WaitReason> reasons = new HashMap<>();
   private final KnownShortages shortages = new KnownShortages();
-  private final Set<String> preemptionTried = new HashSet<>();
+  /** Queue and quota pairs whose preemption was tried this pass: one try each is enough. */
+  private final Set<QueueQuota> preemptionTried = new HashSet<>();
   private final Backfill backfill;
   /** Units that found too little quota and started no preemption, in the order they were tried. */
   private final List<QueuedUnit> shortOfQuota = new ArrayList<>();
@@ -207,7 +208,8 @@ final class PassRun {
    */
   private List<String> preempt(QueueState queue, QueuedUnit unit, AdmissionResult shortage) {
     String quota = unit.quota();
-    if (inFlight.isBusy(quota, core.accounting()::treeOf) || !preemptionTried.add(queue.name + '\n' + quota)) {
+    // Tried first: it is the cheap answer for every later unit of a queue and quota in the pass.
+    if (!preemptionTried.add(new QueueQuota(queue.name, quota)) || inFlight.isBusy(quota, core.accounting()::treeOf)) {
       return List.of();
     }
     // Borrowers sit under an ancestor; a shortage at the leaf itself is the leaf's own use.
@@ -304,4 +306,6 @@ final class PassRun {
       return units.next();
     }
   }
+
+  private record QueueQuota(String queue, String quota) {}
 }
