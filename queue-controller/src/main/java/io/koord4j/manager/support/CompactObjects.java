@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.CustomResource;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,12 +72,17 @@ final class CompactObjects {
 
   /**
    * A map's values compacted; a map as read from JSON comes back in a table sized to its entries
-   * (a LinkedHashMap starts with 16 slots however few it holds), in the same order.
+   * (a LinkedHashMap starts with 16 slots however few it holds), in the same order. A map of one
+   * entry, such as most labels and resource requests, becomes a singleton map: a third of the size.
    */
   @SuppressWarnings("unchecked")
   private static Map<?, ?> compactValues(Map<?, ?> map) {
     if (!(map instanceof LinkedHashMap<?, ?>)) {
       return map;
+    }
+    if (map.size() == 1) {
+      Map.Entry<?, ?> only = map.entrySet().iterator().next();
+      return Collections.singletonMap(only.getKey(), compacted(only.getValue()));
     }
     Map<Object, Object> sized = new LinkedHashMap<>((int) Math.ceil(map.size() / DEFAULT_LOAD_FACTOR));
     ((Map<Object, Object>) map).forEach((key, value) -> sized.put(key, compacted(value)));

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.koord4j.api.WellKnown;
@@ -58,19 +59,27 @@ class CompactObjectsTest {
     QueueUnit unit = Json.copy(storedUnit);
     unit.getStatus().getConditions().add(condition("Admitted"));
     unit.getMetadata().getFinalizers().add("keep");
+    unit.getMetadata().getLabels().put("team", "search");
     Pod pod =
         new PodBuilder(storedPod)
             .editMetadata().addToAnnotations("note", "seen").endMetadata()
-            .editSpec().addNewToleration().withKey("gpu").endToleration().endSpec()
+            .editSpec()
+            .addNewToleration().withKey("gpu").endToleration()
+            .editFirstContainer().editResources().addToRequests("memory", new Quantity("1Gi")).endResources().endContainer()
+            .endSpec()
             .build();
 
     assertThat(unit.getStatus().getConditions()).hasSize(2);
     assertThat(pod.getMetadata().getAnnotations()).containsEntry("note", "seen");
     assertThat(pod.getSpec().getTolerations()).hasSize(1);
+    assertThat(unit.getMetadata().getLabels()).hasSize(2);
+    assertThat(pod.getSpec().getContainers().get(0).getResources().getRequests()).containsKeys("cpu", "memory");
     assertThat(storedUnit.getStatus().getConditions()).hasSize(1);
     assertThat(storedUnit.getMetadata().getFinalizers()).isEmpty();
     assertThat(storedPod.getMetadata().getAnnotations()).isEmpty();
     assertThat(storedPod.getSpec().getTolerations()).isEmpty();
+    assertThat(storedUnit.getMetadata().getLabels()).containsOnlyKeys(WellKnown.QUOTA_NAME);
+    assertThat(storedPod.getSpec().getContainers().get(0).getResources().getRequests()).containsOnlyKeys("cpu");
   }
 
   /** A unit as an informer gets it: read from the API server's JSON. */
