@@ -10,11 +10,13 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.DoubleSummaryStatistics;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -24,16 +26,25 @@ import java.util.regex.Pattern;
  * {@code target/bench/logs/<name>.log}.
  */
 final class ManagerJvm extends JavaProcess implements AutoCloseable {
+  /** A heap's or a generation's line of {@code GC.heap_info}; a generational collector prints two. */
   private static final Pattern HEAP_USED = Pattern.compile("total (\\d+)K, used (\\d+)K");
+  /**
+   * A pause of the unified GC log: "[12.3s][info][gc] GC(7) Pause Young (Allocation Failure)
+   * 120M->80M(400M) 12.345ms". Those caused by System.gc() are the benchmark's own.
+   */
+  private static final Pattern GC_PAUSE = Pattern.compile("GC\\(\\d+\\) (Pause \\w+)(.*) \\d+[KMG]->\\S+ ([\\d.]+)ms$");
   /** An area's line of the NMT summary: "-  Java Heap (reserved=524288KB, committed=131072KB)". */
   private static final Pattern NMT_AREA = Pattern.compile("(?m)^-\\s+(.+?) \\(reserved=\\d+KB, committed=(\\d+)KB\\)");
 
   private final int httpPort;
   private final HttpClient http = HttpClient.newHttpClient();
 
-  private ManagerJvm(JavaProcess started, int httpPort) {
+  private final Path gcLog;
+
+  private ManagerJvm(JavaProcess started, int httpPort, Path gcLog) {
     super(started);
     this.httpPort = httpPort;
+    this.gcLog = gcLog;
   }
 
   /**
@@ -54,18 +65,32 @@ final class ManagerJvm extends JavaProcess implements AutoCloseable {
     JavaProcess started =
         JavaProcess.start(
             ManagerMain.class.getName(),
-            jvmOptions(maxHeap),
+            jvmOptions(maxHeap, name),
             environment,
             Path.of("target", "bench", "logs", name + ".log"));
-    return new ManagerJvm(started, port);
+    return new ManagerJvm(started, port, gcLog(name));
   }
 
-  /** The chart's options of the manager (as deployed), with the heap capped and its memory tracked. */
-  private static List<String> jvmOptions(String maxHeap) {
-    List<String> options = new ArrayList<>(ChartJvmOptions.of("manager"));
+  /**
+   * The chart's JVM options of the manager (as deployed), or those of {@code
+   * -Dbench.manager.javaOptions} to compare others.
+   */
+  static List<String> javaOptions() {
+    String chosen = System.getProperty("bench.manager.javaOptions");
+    return chosen == null ? ChartJvmOptions.of("manager") : List.of(chosen.trim().split("\\s+"));
+  }
+
+  /** {@link #javaOptions()} with the heap capped, its memory tracked and its pauses logged. */
+  private static List<String> jvmOptions(String maxHeap, String name) {
+    List<String> options = new ArrayList<>(javaOptions());
     options.add("-Xmx" + maxHeap);
     options.add("-XX:NativeMemoryTracking=summary");
+    options.add("-Xlog:gc:file=" + gcLog(name));
     return options;
+  }
+
+  private static Path gcLog(String name) {
+    return Path.of("target", "bench", "logs", name + "-gc.log");
   }
 
   /** Its {@code /metrics}. */
@@ -95,13 +120,37 @@ final class ManagerJvm extends JavaProcess implements AutoCloseable {
     jcmd("GC.run");
   }
 
-  /** Heap used and committed, in KiB, as {@code jcmd GC.heap_info} says. */
+  /** Heap used and committed, in KiB, as {@code jcmd GC.heap_info} says (all generations). */
   long[] heapKiB() throws IOException, InterruptedException {
     Matcher matcher = HEAP_USED.matcher(jcmd("GC.heap_info"));
-    if (!matcher.find()) {
+    long[] usedAndCommitted = new long[2];
+    while (matcher.find()) {
+      usedAndCommitted[0] += Long.parseLong(matcher.group(2));
+      usedAndCommitted[1] += Long.parseLong(matcher.group(1));
+    }
+    if (usedAndCommitted[1] == 0) {
       throw new IllegalStateException("unexpected GC.heap_info output");
     }
-    return new long[] {Long.parseLong(matcher.group(2)), Long.parseLong(matcher.group(1))};
+    return usedAndCommitted;
+  }
+
+  /**
+   * The pauses the collector made on its own so far, by kind, as Markdown table rows: count,
+   * longest and total milliseconds. The full collections the benchmark asks for are left out.
+   */
+  List<String> gcPauses() throws IOException {
+    Map<String, DoubleSummaryStatistics> byKind = new TreeMap<>();
+    for (String line : Files.readAllLines(gcLog)) {
+      Matcher matcher = GC_PAUSE.matcher(line);
+      if (matcher.find() && !matcher.group(2).contains("(System.gc())")) {
+        byKind.computeIfAbsent(matcher.group(1), kind -> new DoubleSummaryStatistics())
+            .accept(Double.parseDouble(matcher.group(3)));
+      }
+    }
+    return byKind.entrySet().stream()
+        .map(kind -> String.format(Locale.ROOT, "| %s | %d | %.1f | %.0f |", kind.getKey(),
+            kind.getValue().getCount(), kind.getValue().getMax(), kind.getValue().getSum()))
+        .toList();
   }
 
   /** The classes holding the most heap ({@code jcmd GC.class_histogram}), header included. */

@@ -141,6 +141,8 @@ public final class ManagerMemoryBenchmark {
       areas.forEach(ManagerMemoryBenchmark::log);
       List<Double> passMillis = timedPasses(client, manager, namespace, prefix, unitCount, passes);
       PrometheusText after = manager.metrics();
+      List<String> pauses = manager.gcPauses();
+      pauses.forEach(ManagerMemoryBenchmark::log);
       double passWrites = counter(after, WAIT_WRITES) - counter(before, WAIT_WRITES)
           + counter(after, "koord4j_admission_status_writes_total")
           - counter(before, "koord4j_admission_status_writes_total");
@@ -167,6 +169,12 @@ public final class ManagerMemoryBenchmark {
           unitCount, passMillis.stream().map(ms -> String.format(Locale.ROOT, "%.1f", ms)).toList(),
           passMillis.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN),
           passWrites));
+      lines.add("");
+      lines.add("The collector's own pauses over the whole run (its GC log; the benchmark's full GCs left out):");
+      lines.add("");
+      lines.add("| pause | count | longest (ms) | total (ms) |");
+      lines.add("|---|---:|---:|---:|");
+      lines.addAll(pauses);
       lines.add("");
       lines.add("Heap by class after the steady full GC (`jcmd GC.class_histogram`, top 12):");
       lines.add("");
@@ -265,9 +273,11 @@ public final class ManagerMemoryBenchmark {
         String.format(Locale.ROOT,
             "%,d pending QueueUnits (batch/v1 Job units of one 2-CPU pod, priorities 0-9) in %,d"
                 + " queues over %,d ElasticQuotas of at most 1 CPU each, stored in the API server"
-                + " by %d client threads in %.0f s; the manager runs as its own JVM with the chart's"
-                + " JVM options, -Xmx%s and settings %s.",
-            units, quotas, quotas, threads, createSeconds, maxHeap, managerSettings()));
+                + " by %d client threads in %.0f s; the manager runs as its own JVM with the JVM"
+                + " options `%s` (the chart's unless `-Dbench.manager.javaOptions` says others),"
+                + " -Xmx%s and settings %s.",
+            units, quotas, quotas, threads, createSeconds, String.join(" ", ManagerJvm.javaOptions()),
+            maxHeap, managerSettings()));
   }
 
   // ---- objects

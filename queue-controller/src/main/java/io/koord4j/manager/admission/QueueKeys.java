@@ -16,8 +16,9 @@ public final class QueueKeys {
     return of(queue.getMetadata().getNamespace(), queue.getMetadata().getName());
   }
 
+  /** One shared String per Queue: each waiting unit's spec in the core holds its queue's key. */
   public static String of(String namespace, String name) {
-    return namespace + "/" + name;
+    return (namespace + "/" + name).intern();
   }
 
   /**

@@ -13,8 +13,13 @@ import java.util.Map;
 public final class UnitSpecs {
   private UnitSpecs() {}
 
+  /**
+   * {@code namespace/name}, as one shared String per unit: the informer, the loop, the core and the
+   * status writer each key a map by it, and with 100,000 units copies of it were 8 of the 16
+   * Strings a unit costs.
+   */
   public static String id(QueueUnit unit) {
-    return unit.getMetadata().getNamespace() + "/" + unit.getMetadata().getName();
+    return (unit.getMetadata().getNamespace() + "/" + unit.getMetadata().getName()).intern();
   }
 
   /**

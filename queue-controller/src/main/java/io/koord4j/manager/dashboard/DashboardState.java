@@ -8,6 +8,7 @@ import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitConditions;
 import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.manager.admission.UnitSpecs;
 import io.koord4j.visibility.GpuMap;
 import io.koord4j.visibility.GpuNodes;
 import io.koord4j.visibility.JobRows;
@@ -63,7 +64,7 @@ public record DashboardState(
   public static DashboardState of(Inputs in, Instant now, int shownPerQueue) {
     List<GpuNodes.GpuNode> gpuNodes = GpuNodes.of(in.nodes(), in.devices(), in.boundPods());
     Map<String, QueueUnit> unitById = in.units().stream()
-        .collect(Collectors.toMap(DashboardState::id, Function.identity(), (a, b) -> a));
+        .collect(Collectors.toMap(UnitSpecs::id, Function.identity(), (a, b) -> a));
     List<QueueView> queues = QueueSummaries.of(in.queues(), in.units(), now).stream()
         .map(summary -> {
           List<JobRows.JobRow> waiting = JobRows.of(in.units(), summary.name(), now).stream()
@@ -114,9 +115,5 @@ public record DashboardState(
     Why.Answer answer = Why.explain(unit, in.units(), in.quotas(), gpuNodes);
     return new WaitingJob(row.namespace(), row.name(), row.kind(), row.position(), row.phase(), row.age(),
         answer.reasons());
-  }
-
-  private static String id(QueueUnit unit) {
-    return unit.getMetadata().getNamespace() + "/" + unit.getMetadata().getName();
   }
 }

@@ -1,6 +1,11 @@
 package io.koord4j.manager.support;
 
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.client.CustomResource;
+import java.lang.ref.WeakReference;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -8,11 +13,14 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
 
 /**
  * Shrinks an object an informer keeps, in place, without changing what it says: its Strings are
  * replaced by the JVM's one shared copy of each, its empty lists and maps by shared immutable ones,
- * and its other lists and maps are trimmed to their size. An object deserialized from the API
+ * its other lists and maps are trimmed to their size, and a pod template's spec is replaced by one
+ * kept copy of it shared by every equal one. An object deserialized from the API
  * server holds a String of its own for every namespace, kind, image and condition type it repeats,
  * and an empty map of additional properties and several empty lists in every nested part: for a
  * waiting QueueUnit that is more than half of its heap. Informers' objects are read, never changed
@@ -25,6 +33,26 @@ final class CompactObjects {
    */
   private static final List<String> MODEL_CLASSES =
       List.of("io.fabric8.kubernetes.api.model.", "io.koord4j.api.", CustomResource.class.getName());
+
+  /**
+   * Fields whose value is nearly always an object's own: interning it shares nothing and costs an
+   * entry in the JVM's String table (some 40 bytes of native memory), four per QueueUnit.
+   */
+  private static final Set<Field> OWN_VALUES =
+      Set.of(
+          field(ObjectMeta.class, "name"),
+          field(ObjectMeta.class, "uid"),
+          field(ObjectMeta.class, "resourceVersion"),
+          field(ObjectMeta.class, "creationTimestamp"),
+          field(OwnerReference.class, "name"),
+          field(OwnerReference.class, "uid"));
+
+  /**
+   * One kept copy of each distinct pod template's spec, weakly held: the jobs of one workload, and
+   * their QueueUnits, repeat the same spec, which with its containers is the largest part of a
+   * waiting unit (some 600 bytes). Guarded by itself: each informer stores from its own thread.
+   */
+  private static final Map<PodSpec, WeakReference<PodSpec>> TEMPLATE_SPECS = new WeakHashMap<>();
 
   /** That of {@link java.util.HashMap}: a table this full grows. */
   private static final double DEFAULT_LOAD_FACTOR = 0.75;
@@ -58,7 +86,23 @@ final class CompactObjects {
     if (value != null) {
       FIELDS.get(value.getClass()).forEach(field -> compactField(value, field));
     }
+    if (value instanceof PodTemplateSpec template && template.getSpec() != null) {
+      template.setSpec(shared(template.getSpec()));
+    }
     return value;
+  }
+
+  /** The kept spec equal to this compacted one, which is kept if there is none. */
+  private static PodSpec shared(PodSpec spec) {
+    synchronized (TEMPLATE_SPECS) {
+      WeakReference<PodSpec> kept = TEMPLATE_SPECS.get(spec);
+      PodSpec same = kept == null ? null : kept.get();
+      if (same != null) {
+        return same;
+      }
+      TEMPLATE_SPECS.put(spec, new WeakReference<>(spec));
+      return spec;
+    }
   }
 
   @SuppressWarnings("unchecked")
@@ -92,12 +136,23 @@ final class CompactObjects {
   private static void compactField(Object owner, Field field) {
     try {
       Object value = field.get(owner);
+      if (value instanceof String && OWN_VALUES.contains(field)) {
+        return;
+      }
       Object replacement = compacted(value);
       if (replacement != value && !Modifier.isFinal(field.getModifiers())) {
         field.set(owner, replacement);
       }
     } catch (IllegalAccessException e) {
       throw new IllegalStateException("cannot compact " + field, e);
+    }
+  }
+
+  private static Field field(Class<?> type, String name) {
+    try {
+      return type.getDeclaredField(name);
+    } catch (NoSuchFieldException e) {
+      throw new IllegalStateException(type.getName() + " has no field " + name, e);
     }
   }
 

@@ -13,7 +13,11 @@ import java.util.stream.Stream;
  * before it is stored, so that event handlers see it as the store keeps it.
  */
 final class LeanItemStore<T extends HasMetadata> implements ItemStore<T> {
-  private final BasicItemStore<T> store = new BasicItemStore<>(Cache::metaNamespaceKeyFunc);
+  /**
+   * Keyed by the shared copy of {@code namespace/name}: the same String the manager's own maps key
+   * an object by (see {@code UnitSpecs.id}), instead of one more copy per object.
+   */
+  private final BasicItemStore<T> store = new BasicItemStore<>(object -> Cache.metaNamespaceKeyFunc(object).intern());
 
   @Override
   public String getKey(T object) {

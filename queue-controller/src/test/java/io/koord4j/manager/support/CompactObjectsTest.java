@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -50,6 +51,37 @@ class CompactObjectsTest {
   }
 
   @Test
+  void unitsOfOneTemplateShareItsSpec() {
+    QueueUnit first = waitingUnit("train-1");
+    QueueUnit second = waitingUnit("train-2");
+    QueueUnit larger = waitingUnit("train-3", "4");
+    String largerBefore = Serialization.asJson(larger);
+
+    List.of(first, second, larger).forEach(CompactObjects::compact);
+
+    assertThat(podSpec(second)).isSameAs(podSpec(first));
+    assertThat(podSpec(larger)).isNotSameAs(podSpec(first));
+    assertThat(Serialization.asJson(larger)).isEqualTo(largerBefore);
+  }
+
+  @Test
+  void valuesThatAreAnObjectsOwnAreNotShared() {
+    QueueUnit first = waitingUnit("train-1");
+    QueueUnit second = waitingUnit("train-1");
+
+    CompactObjects.compact(first);
+    CompactObjects.compact(second);
+
+    assertThat(second.getMetadata().getUid()).isEqualTo(first.getMetadata().getUid());
+    assertThat(second.getMetadata().getUid()).isNotSameAs(first.getMetadata().getUid());
+    assertThat(second.getMetadata().getName()).isNotSameAs(first.getMetadata().getName());
+    assertThat(second.getMetadata().getResourceVersion()).isNotSameAs(first.getMetadata().getResourceVersion());
+    assertThat(second.getMetadata().getOwnerReferences().get(0).getUid())
+        .isNotSameAs(first.getMetadata().getOwnerReferences().get(0).getUid());
+    assertThat(second.getMetadata().getNamespace()).isSameAs(first.getMetadata().getNamespace());
+  }
+
+  @Test
   void copiesOfStoredObjectsCanBeChangedAndTheStoredOnesStayAsTheyWere() {
     QueueUnit storedUnit = waitingUnit("train-1");
     Pod storedPod = Serialization.unmarshal(Serialization.asJson(TestPods.pod("p", 0, Map.of("cpu", "1"), Map.of())), Pod.class);
@@ -84,11 +116,17 @@ class CompactObjectsTest {
 
   /** A unit as an informer gets it: read from the API server's JSON. */
   private static QueueUnit waitingUnit(String name) {
+    return waitingUnit(name, "2");
+  }
+
+  private static QueueUnit waitingUnit(String name, String cpu) {
     Job job =
-        TestJobs.job("team-a", name, "2")
+        TestJobs.job("team-a", name, cpu)
             .editMetadata().withUid("uid-" + name).addToLabels(WellKnown.QUOTA_NAME, "nlp").endMetadata()
             .build();
     QueueUnit unit = QueueUnits.desired(new BatchJobAdapter(), job, "nlp", 3);
+    unit.getMetadata().setResourceVersion("1234");
+    unit.getMetadata().setUid("unit-uid-" + name);
     QueueUnitStatus status = new QueueUnitStatus();
     status.setPhase("Pending");
     status.setMessage("waiting for quota nlp");
@@ -108,6 +146,10 @@ class CompactObjectsTest {
   }
 
   private static String image(QueueUnit unit) {
-    return unit.getSpec().getPodSet().get(0).getTemplate().getSpec().getContainers().get(0).getImage();
+    return podSpec(unit).getContainers().get(0).getImage();
+  }
+
+  private static PodSpec podSpec(QueueUnit unit) {
+    return unit.getSpec().getPodSet().get(0).getTemplate().getSpec();
   }
 }
