@@ -223,7 +223,8 @@ public final class StatusWriter implements AutoCloseable {
     while (true) {
       Map.Entry<String, Pending> next;
       synchronized (this) {
-        if (!hasWork()) {
+        Optional<String> unit = nextUnit();
+        if (unit.isEmpty()) {
           return 0;
         }
         if (!leading.getAsBoolean()) {
@@ -236,7 +237,7 @@ public final class StatusWriter implements AutoCloseable {
         if (wait > 0) {
           return wait;
         }
-        next = takeFirst();
+        next = take(unit.get());
       }
       try {
         write(next.getKey(), next.getValue());
@@ -265,8 +266,9 @@ public final class StatusWriter implements AutoCloseable {
   }
 
   /** Whether a queued unit is not under way. Guarded by this. */
-  private boolean hasWork() {
-    return queue.keySet().stream().anyMatch(id -> !writing.contains(id));
+  /** The first queued unit whose write is not under way, if any. */
+  private Optional<String> nextUnit() {
+    return queue.keySet().stream().filter(id -> !writing.contains(id)).findFirst();
   }
 
   private synchronized void done(String id) {
@@ -284,8 +286,7 @@ public final class StatusWriter implements AutoCloseable {
     return pending;
   }
 
-  private Map.Entry<String, Pending> takeFirst() {
-    String id = queue.keySet().stream().filter(queued -> !writing.contains(queued)).findFirst().orElseThrow();
+  private Map.Entry<String, Pending> take(String id) {
     Pending pending = queue.remove(id);
     writing.add(id);
     bucket.spend(pending.cost());
@@ -347,7 +348,7 @@ public final class StatusWriter implements AutoCloseable {
     while (true) {
       synchronized (this) {
         try {
-          if (!closed && !hasWork()) {
+          if (!closed && nextUnit().isEmpty()) {
             wait();
           } else if (!closed && wait > 0) {
             TimeUnit.NANOSECONDS.timedWait(this, wait);
