@@ -48,7 +48,7 @@ class CrdsIT {
           .v1()
           .customResourceDefinitions()
           .withName(crd.getMetadata().getName())
-          .waitUntilCondition(CrdsIT::established, 60, TimeUnit.SECONDS);
+          .waitUntilCondition(LocalCluster::isEstablished, 60, TimeUnit.SECONDS);
     }
     Namespace namespace =
         new NamespaceBuilder().withNewMetadata().withName(TEST_NAMESPACE).endMetadata().build();
@@ -80,13 +80,6 @@ class CrdsIT {
     } catch (IOException e) {
       throw new IllegalStateException("cannot read " + file, e);
     }
-  }
-
-  static boolean established(CustomResourceDefinition crd) {
-    return crd != null
-        && crd.getStatus() != null
-        && crd.getStatus().getConditions().stream()
-            .anyMatch(c -> c.getType().equals("Established") && c.getStatus().equals("True"));
   }
 
   @Test

@@ -136,6 +136,8 @@ public final class LocalCluster {
   public static boolean isEstablished(CustomResourceDefinition crd) {
     return crd != null
         && crd.getStatus() != null
+        // Null until the API server has looked at a CRD just created.
+        && crd.getStatus().getConditions() != null
         && crd.getStatus().getConditions().stream()
             .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
   }

@@ -77,7 +77,7 @@ final class ManagerJvm extends JavaProcess implements AutoCloseable {
    */
   static List<String> javaOptions() {
     String chosen = System.getProperty("bench.manager.javaOptions");
-    return chosen == null ? ChartJvmOptions.of("manager") : List.of(chosen.trim().split("\\s+"));
+    return chosen == null || chosen.isBlank() ? ChartJvmOptions.of("manager") : List.of(chosen.trim().split("\\s+"));
   }
 
   /** {@link #javaOptions()} with the heap capped, its memory tracked and its pauses logged. */

@@ -683,9 +683,10 @@ public final class AdmissionLoop implements AutoCloseable {
    */
   private void reconcileWithCluster() {
     List<QueueUnit> drifted =
-        units.values().stream()
-            .filter(unit -> core.status(UnitSpecs.id(unit)).isPresent())
-            .filter(unit -> coreHoldsQuota(unit) != clusterHoldsQuota(unit))
+        units.entrySet().stream()
+            .filter(unit -> core.status(unit.getKey()).isPresent())
+            .filter(unit -> coreHoldsQuota(unit.getKey()) != clusterHoldsQuota(unit.getKey(), unit.getValue()))
+            .map(Map.Entry::getValue)
             .toList();
     if (!drifted.isEmpty()) {
       LOG.warn("admission state of {} units differed from the cluster; reset", drifted.size());
@@ -694,12 +695,12 @@ public final class AdmissionLoop implements AutoCloseable {
     }
   }
 
-  private boolean coreHoldsQuota(QueueUnit unit) {
-    return core.status(UnitSpecs.id(unit)).orElseThrow().phase() == UnitPhase.ADMITTED;
+  private boolean coreHoldsQuota(String id) {
+    return core.status(id).orElseThrow().phase() == UnitPhase.ADMITTED;
   }
 
-  private boolean clusterHoldsQuota(QueueUnit unit) {
-    return UnitStatuses.holdsQuota(unit.getStatus()) || pods.hasPods(UnitSpecs.id(unit));
+  private boolean clusterHoldsQuota(String id, QueueUnit unit) {
+    return UnitStatuses.holdsQuota(unit.getStatus()) || pods.hasPods(id);
   }
 
   private AdmissionSnapshot snapshot(AdmissionPass pass) {
