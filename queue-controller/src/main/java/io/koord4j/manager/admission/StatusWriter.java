@@ -265,8 +265,7 @@ public final class StatusWriter implements AutoCloseable {
     }
   }
 
-  /** Whether a queued unit is not under way. Guarded by this. */
-  /** The first queued unit whose write is not under way, if any. */
+  /** The first queued unit whose write is not under way, if any. Guarded by this. */
   private Optional<String> nextUnit() {
     return queue.keySet().stream().filter(id -> !writing.contains(id)).findFirst();
   }
