@@ -83,7 +83,7 @@ volumeMounts:
 {{- end -}}
 
 {{/* Environment every component shares: JVM options (temporary files under /tmp, the only
-     writable path) and, when set, the API server's address.
+     writable path), when set the API server's address, then javaEnv and its own extraEnv.
      include "koord4j.commonEnv" (list . .Values.manager) */}}
 {{- define "koord4j.commonEnv" -}}
 {{- $root := index . 0 -}}
@@ -95,6 +95,9 @@ volumeMounts:
   value: {{ . | quote }}
 - name: KUBERNETES_SERVICE_PORT
   value: {{ $root.Values.networking.apiServer.port | quote }}
+{{- end }}
+{{- with $root.Values.javaEnv }}
+{{ toYaml . }}
 {{- end }}
 {{- with $component.extraEnv }}
 {{ toYaml . }}

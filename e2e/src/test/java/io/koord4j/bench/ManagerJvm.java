@@ -39,24 +39,77 @@ final class ManagerJvm extends JavaProcess implements AutoCloseable {
   private final int httpPort;
   private final HttpClient http = HttpClient.newHttpClient();
 
-  private final Path gcLog;
+  private static final String NMT_OPTION = "-XX:NativeMemoryTracking";
 
-  private ManagerJvm(JavaProcess started, int httpPort, Path gcLog) {
+  private final Path gcLog;
+  private final boolean tracksNativeMemory;
+
+  private ManagerJvm(JavaProcess started, int httpPort, Path gcLog, boolean tracksNativeMemory) {
     super(started);
     this.httpPort = httpPort;
     this.gcLog = gcLog;
+    this.tracksNativeMemory = tracksNativeMemory;
+  }
+
+  /**
+   * One way to run the manager: its JVM options and more environment settings.
+   *
+   * @param javaOptions e.g. the collector
+   * @param environment e.g. {@code MALLOC_ARENA_MAX}
+   */
+  record Config(List<String> javaOptions, Map<String, String> environment) {
+    /**
+     * The chart's options and extra environment of the manager (as deployed), or the JVM options
+     * of {@code -Dbench.manager.javaOptions} to compare others.
+     */
+    static Config chosen() {
+      Config chart = new Config(ChartJvmOptions.of("manager"), ChartJvmOptions.environment("manager"));
+      String chosen = System.getProperty("bench.manager.javaOptions");
+      return chosen == null || chosen.isBlank() ? chart : parse(chosen);
+    }
+
+    /**
+     * A configuration written as the JVM's options and {@code NAME=value} environment settings,
+     * separated by spaces, e.g. {@code "-XX:+UseSerialGC MALLOC_ARENA_MAX=2"}.
+     */
+    static Config parse(String text) {
+      List<String> options = new ArrayList<>();
+      Map<String, String> environment = new TreeMap<>();
+      for (String token : text.trim().split("\\s+")) {
+        int equals = token.indexOf('=');
+        if (token.startsWith("-")) {
+          options.add(token);
+        } else if (equals > 0) {
+          environment.put(token.substring(0, equals), token.substring(equals + 1));
+        } else if (!token.isEmpty()) {
+          throw new IllegalArgumentException(
+              "\"" + token + "\" in \"" + text + "\" is neither a JVM option (-...) nor NAME=value");
+        }
+      }
+      return new Config(List.copyOf(options), Map.copyOf(environment));
+    }
+
+    /** As {@link #parse} reads it. */
+    @Override
+    public String toString() {
+      List<String> tokens = new ArrayList<>(javaOptions);
+      new TreeMap<>(environment).forEach((name, value) -> tokens.add(name + "=" + value));
+      return String.join(" ", tokens);
+    }
   }
 
   /**
    * @param namespace the manager's own namespace, where its Lease lives
    * @param name its Lease, identity and log name
+   * @param config its JVM options and environment
    * @param maxHeap the JVM's {@code -Xmx}, e.g. {@code 512m}
    * @param settings more of the manager's environment settings
    */
-  static ManagerJvm start(String namespace, String name, String maxHeap, Map<String, String> settings)
+  static ManagerJvm start(String namespace, String name, Config config, String maxHeap, Map<String, String> settings)
       throws IOException {
     int port = freePort();
-    Map<String, String> environment = new HashMap<>(settings);
+    Map<String, String> environment = new HashMap<>(config.environment());
+    environment.putAll(settings);
     environment.putAll(Map.of(
         "KOORD4J_NAMESPACE", namespace,
         "KOORD4J_LEASE_NAME", name,
@@ -65,28 +118,28 @@ final class ManagerJvm extends JavaProcess implements AutoCloseable {
     JavaProcess started =
         JavaProcess.start(
             ManagerMain.class.getName(),
-            jvmOptions(maxHeap, name),
+            jvmOptions(config, maxHeap, name),
             environment,
             Path.of("target", "bench", "logs", name + ".log"));
-    return new ManagerJvm(started, port, gcLog(name));
+    return new ManagerJvm(started, port, gcLog(name), tracksNativeMemory(config));
   }
 
   /**
-   * The chart's JVM options of the manager (as deployed), or those of {@code
-   * -Dbench.manager.javaOptions} to compare others.
+   * The configuration's JVM options with the heap capped, its pauses logged and its memory
+   * tracked, unless it says otherwise: tracking costs resident memory of its own.
    */
-  static List<String> javaOptions() {
-    String chosen = System.getProperty("bench.manager.javaOptions");
-    return chosen == null || chosen.isBlank() ? ChartJvmOptions.of("manager") : List.of(chosen.trim().split("\\s+"));
-  }
-
-  /** {@link #javaOptions()} with the heap capped, its memory tracked and its pauses logged. */
-  private static List<String> jvmOptions(String maxHeap, String name) {
-    List<String> options = new ArrayList<>(javaOptions());
+  private static List<String> jvmOptions(Config config, String maxHeap, String name) {
+    List<String> options = new ArrayList<>(config.javaOptions());
     options.add("-Xmx" + maxHeap);
-    options.add("-XX:NativeMemoryTracking=summary");
+    if (config.javaOptions().stream().noneMatch(option -> option.startsWith(NMT_OPTION))) {
+      options.add(NMT_OPTION + "=summary");
+    }
     options.add("-Xlog:gc:file=" + gcLog(name));
     return options;
+  }
+
+  private static boolean tracksNativeMemory(Config config) {
+    return !config.javaOptions().contains(NMT_OPTION + "=off");
   }
 
   private static Path gcLog(String name) {
@@ -160,9 +213,13 @@ final class ManagerJvm extends JavaProcess implements AutoCloseable {
 
   /**
    * The JVM's committed memory by area, largest first, as Markdown table rows in MiB
-   * ({@code jcmd VM.native_memory summary}): where the resident set goes besides the heap.
+   * ({@code jcmd VM.native_memory summary}): where the resident set goes besides the heap. None
+   * when its options turned tracking off.
    */
   List<String> committedByArea() throws IOException, InterruptedException {
+    if (!tracksNativeMemory) {
+      return List.of();
+    }
     Map<String, Long> committedKiB = new LinkedHashMap<>();
     Matcher matcher = NMT_AREA.matcher(jcmd("VM.native_memory summary"));
     while (matcher.find()) {

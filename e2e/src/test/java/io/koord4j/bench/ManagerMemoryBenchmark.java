@@ -87,10 +87,14 @@ public final class ManagerMemoryBenchmark {
         existingSystemQuotas = SystemQuotas.all().stream().filter(quota -> client.resource(quota).get() != null).map(quota -> quota.getMetadata().getName()).toList();
         double loadBefore = loadAverage();
         PrometheusText apiBefore = PrometheusText.apiServer(client);
-        lines.addAll(
-            measure(client, namespace, prefix, unitCount, quotaCount, maxHeap, passes));
+        int stored = unitCount;
+        List<ManagerJvm.Config> configs = configs();
+        for (int run = 0; run < configs.size(); run++) {
+          lines.addAll(measure(client, namespace, prefix, run, configs.get(run), stored, maxHeap, passes));
+          stored += passes;
+        }
         PrometheusText apiAfter = PrometheusText.apiServer(client);
-        lines.addAll(writes(apiBefore, apiAfter, unitCount, passes));
+        lines.addAll(writes(apiBefore, apiAfter, unitCount, passes * configs.size()));
         lines.add(0, header(unitCount, quotaCount, maxHeap, threads, createSeconds));
         lines.add(String.format(Locale.ROOT,
             "Machine: %d CPUs, shared; 1-minute load average %.2f when the manager started, %.2f at"
@@ -103,13 +107,32 @@ public final class ManagerMemoryBenchmark {
     }
   }
 
+  /**
+   * The chart's configuration of the manager (or {@code -Dbench.manager.javaOptions}), then those
+   * of {@code -Dbench.b7.compare}, separated by "|".
+   */
+  private static List<ManagerJvm.Config> configs() {
+    List<ManagerJvm.Config> configs = new ArrayList<>(List.of(ManagerJvm.Config.chosen()));
+    for (String config : System.getProperty("bench.b7.compare", "").split("\\|")) {
+      if (!config.isBlank()) {
+        configs.add(ManagerJvm.Config.parse(config));
+      }
+    }
+    return configs;
+  }
+
+  /**
+   * Starts the manager with {@code config}, as run number {@code run} over the same stored units:
+   * the first run writes every unit's wait, later ones find them written.
+   */
   private static List<String> measure(
-      KubernetesClient client, String namespace, String prefix, int unitCount, int quotaCount,
-      String maxHeap, int passes) throws Exception {
+      KubernetesClient client, String namespace, String prefix, int run, ManagerJvm.Config config,
+      int unitCount, String maxHeap, int passes) throws Exception {
     List<String> lines = new ArrayList<>();
-    log("starting the manager");
+    log("starting the manager with " + config);
     long started = System.nanoTime();
-    try (ManagerJvm manager = ManagerJvm.start(namespace, prefix + "manager", maxHeap, managerSettings())) {
+    try (ManagerJvm manager =
+        ManagerJvm.start(namespace, prefix + "manager-" + run, config, maxHeap, managerSettings())) {
       String loaded = waitFor(manager, Duration.ofMinutes(30), () -> manager.lastLogged(LOADED));
       double loadSeconds = (System.nanoTime() - started) / 1e9;
       log("loaded " + loaded + " units after " + loadSeconds + " s");
@@ -139,13 +162,15 @@ public final class ManagerMemoryBenchmark {
       log(steady);
       histogram.forEach(ManagerMemoryBenchmark::log);
       areas.forEach(ManagerMemoryBenchmark::log);
-      List<Double> passMillis = timedPasses(client, manager, namespace, prefix, unitCount, passes);
+      List<Double> passMillis = timedPasses(client, manager, namespace, prefix, run, unitCount, passes);
       PrometheusText after = manager.metrics();
       List<String> pauses = manager.gcPauses();
       pauses.forEach(ManagerMemoryBenchmark::log);
       double passWrites = counter(after, WAIT_WRITES) - counter(before, WAIT_WRITES)
           + counter(after, "koord4j_admission_status_writes_total")
           - counter(before, "koord4j_admission_status_writes_total");
+      lines.add("");
+      lines.add(String.format(Locale.ROOT, "## Manager run %d: `%s`", run + 1, config));
       lines.add("");
       lines.add(String.format(Locale.ROOT,
           "The manager's admission loop had loaded %s units (ours and any others in the cluster)"
@@ -182,11 +207,15 @@ public final class ManagerMemoryBenchmark {
       lines.addAll(histogram);
       lines.add("```");
       lines.add("");
-      lines.add("The JVM's committed memory by area at the same time (`jcmd VM.native_memory summary`):");
-      lines.add("");
-      lines.add("| area | committed (MiB) |");
-      lines.add("|---|---:|");
-      lines.addAll(areas);
+      if (areas.isEmpty()) {
+        lines.add("Native memory tracking was off in this run.");
+      } else {
+        lines.add("The JVM's committed memory by area at the same time (`jcmd VM.native_memory summary`):");
+        lines.add("");
+        lines.add("| area | committed (MiB) |");
+        lines.add("|---|---:|");
+        lines.addAll(areas);
+      }
     }
     return lines;
   }
@@ -201,12 +230,12 @@ public final class ManagerMemoryBenchmark {
    * pass's time from the manager's pass timer.
    */
   private static List<Double> timedPasses(
-      KubernetesClient client, ManagerJvm manager, String namespace, String prefix, int unitCount,
-      int passes) throws Exception {
+      KubernetesClient client, ManagerJvm manager, String namespace, String prefix, int run,
+      int unitCount, int passes) throws Exception {
     List<Double> millis = new ArrayList<>();
     for (int i = 0; i < passes; i++) {
       PrometheusText before = manager.metrics();
-      client.resource(unit(namespace, "extra-" + i, prefix + 0, 0)).create();
+      client.resource(unit(namespace, "extra-" + run + "-" + i, prefix + 0, 0)).create();
       int expected = unitCount + i + 1;
       waitFor(manager, Duration.ofMinutes(5), () -> pending(manager, prefix) >= expected ? "" : null);
       PrometheusText after = manager.metrics();
@@ -273,11 +302,11 @@ public final class ManagerMemoryBenchmark {
         String.format(Locale.ROOT,
             "%,d pending QueueUnits (batch/v1 Job units of one 2-CPU pod, priorities 0-9) in %,d"
                 + " queues over %,d ElasticQuotas of at most 1 CPU each, stored in the API server"
-                + " by %d client threads in %.0f s; the manager runs as its own JVM with the JVM"
-                + " options `%s` (the chart's unless `-Dbench.manager.javaOptions` says others),"
-                + " -Xmx%s and settings %s.",
-            units, quotas, quotas, threads, createSeconds, String.join(" ", ManagerJvm.javaOptions()),
-            maxHeap, managerSettings()));
+                + " by %d client threads in %.0f s; the manager runs as its own JVM, -Xmx%s and"
+                + " settings %s, first with the chart's JVM options and environment (unless"
+                + " `-Dbench.manager.javaOptions` says others), then with each configuration of"
+                + " `-Dbench.b7.compare`, one after another over the same units.",
+            units, quotas, quotas, threads, createSeconds, maxHeap, managerSettings()));
   }
 
   // ---- objects

@@ -2,8 +2,16 @@ package io.koord4j.e2e.helm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.testing.LocalCluster;
@@ -14,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -129,12 +138,50 @@ class HelmChartIT {
     assertThat(install.stderr()).contains("/image/pullPolicy");
   }
 
+  @Test
+  void everyJavaContainerGetsTheChartsJavaEnvironment() {
+    ClusterTools.Result template =
+        ClusterTools.helm("template", "koord4j", ClusterTools.chart(),
+            "--set", "koordlet.enabled=true", "--set", "yarnCopilot.enabled=true");
+    assertThat(template.succeeded()).as(template.describe()).isTrue();
+
+    List<Container> javaContainers = rendered(template.stdout()).stream()
+        .map(HelmChartIT::podSpec)
+        .flatMap(spec -> spec.stream().flatMap(pod -> pod.getContainers().stream()))
+        .filter(container -> container.getEnv().stream().anyMatch(env -> env.getName().equals("JAVA_TOOL_OPTIONS")))
+        .toList();
+
+    assertThat(javaContainers).extracting(Container::getName)
+        .contains("manager", "scheduler", "koordlet", "yarn-copilot");
+    assertThat(javaContainers).allSatisfy(container ->
+        assertThat(container.getEnv()).as(container.getName())
+            .contains(new EnvVarBuilder().withName("MALLOC_ARENA_MAX").withValue("2").build()));
+  }
+
+  private static List<HasMetadata> rendered(String manifests) {
+    return client.load(new ByteArrayInputStream(manifests.getBytes(StandardCharsets.UTF_8))).items();
+  }
+
+  /** The pod spec a workload object runs, if it is one. */
+  private static Optional<PodSpec> podSpec(HasMetadata object) {
+    if (object instanceof Deployment deployment) {
+      return Optional.of(deployment.getSpec().getTemplate().getSpec());
+    }
+    if (object instanceof DaemonSet daemonSet) {
+      return Optional.of(daemonSet.getSpec().getTemplate().getSpec());
+    }
+    if (object instanceof Job job) {
+      return Optional.of(job.getSpec().getTemplate().getSpec());
+    }
+    return object instanceof Pod pod ? Optional.of(pod.getSpec()) : Optional.empty();
+  }
+
   /**
    * Creates the rendered ServiceAccounts for real: a dry run creates nothing, and the API server
    * admits a pod only when its ServiceAccount exists.
    */
   private static void createServiceAccounts(String rendered) {
-    client.load(new ByteArrayInputStream(rendered.getBytes(StandardCharsets.UTF_8))).items().stream()
+    rendered(rendered).stream()
         .filter(ServiceAccount.class::isInstance)
         .forEach(account -> client.resource(account).createOr(NonDeletingOperation::update));
   }
