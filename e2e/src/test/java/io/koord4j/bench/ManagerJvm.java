@@ -33,13 +33,12 @@ final class ManagerJvm extends JavaProcess implements AutoCloseable {
    * 120M->80M(400M) 12.345ms". Those caused by System.gc() are the benchmark's own.
    */
   private static final Pattern GC_PAUSE = Pattern.compile("GC\\(\\d+\\) (Pause \\w+)(.*) \\d+[KMG]->\\S+ ([\\d.]+)ms$");
+  private static final String NMT_OPTION = "-XX:NativeMemoryTracking";
   /** An area's line of the NMT summary: "-  Java Heap (reserved=524288KB, committed=131072KB)". */
   private static final Pattern NMT_AREA = Pattern.compile("(?m)^-\\s+(.+?) \\(reserved=\\d+KB, committed=(\\d+)KB\\)");
 
   private final int httpPort;
   private final HttpClient http = HttpClient.newHttpClient();
-
-  private static final String NMT_OPTION = "-XX:NativeMemoryTracking";
 
   private final Path gcLog;
   private final boolean tracksNativeMemory;
