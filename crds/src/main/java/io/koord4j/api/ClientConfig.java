@@ -18,7 +18,10 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 public final class ClientConfig {
   private ClientConfig() {}
 
-  /** A client on {@link #fromEnvironment()}: what each process's main talks to the cluster with. */
+  /**
+   * A client on {@link #fromEnvironment()} with fabric8's own TLS, for tools without the probes
+   * module (the kubectl plugin); koord4j's processes use {@code NativeTlsClientFactory.client()}.
+   */
   public static KubernetesClient client() {
     return new KubernetesClientBuilder().withConfig(fromEnvironment()).build();
   }

@@ -2,7 +2,7 @@ package io.koord4j.bench;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.koord4j.scheduler.kube.SchedulerClient;
+import io.koord4j.probes.NativeTlsClientFactory;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.koord4j.scheduler.KoordScheduler;
 import io.koord4j.scheduler.kube.ApiBinder;
@@ -27,7 +27,7 @@ public final class BindingCeiling {
   public static void main(String[] args) throws InterruptedException {
     String namespace = args[0];
     String pool = args[1];
-    KubernetesClient client = SchedulerClient.create();
+    KubernetesClient client = NativeTlsClientFactory.client();
     List<String> nodes =
         client.nodes().withLabel(BenchNodes.POOL_KEY, pool).list().getItems().stream()
             .map(node -> node.getMetadata().getName())

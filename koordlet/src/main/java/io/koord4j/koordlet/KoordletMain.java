@@ -3,7 +3,7 @@ package io.koord4j.koordlet;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.koord4j.api.ClientConfig;
+import io.koord4j.probes.NativeTlsClientFactory;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -38,7 +38,7 @@ public final class KoordletMain {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new JvmMemoryMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);
-    KubernetesClient client = ClientConfig.client();
+    KubernetesClient client = NativeTlsClientFactory.client();
     Koordlet koordlet = new Koordlet(client, settings, registry, Clock.systemUTC());
     HttpServer http = serve(settings.httpPort(), registry, koordlet);
     CountDownLatch stopped = new CountDownLatch(1);

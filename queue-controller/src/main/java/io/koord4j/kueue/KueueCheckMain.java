@@ -1,7 +1,7 @@
 package io.koord4j.kueue;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.koord4j.api.ClientConfig;
+import io.koord4j.probes.NativeTlsClientFactory;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -13,7 +13,7 @@ public final class KueueCheckMain {
 
   public static void main(String[] args) throws InterruptedException {
     CountDownLatch stopped = new CountDownLatch(1);
-    KubernetesClient client = ClientConfig.client();
+    KubernetesClient client = NativeTlsClientFactory.client();
     KueueAdmissionCheckController<?> controller = KueueAdmissionCheckController.start(client);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       controller.close();

@@ -3,10 +3,10 @@ package io.koord4j.manager;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
-import io.koord4j.api.ClientConfig;
-import io.koord4j.probes.ProbeServer;
 import io.koord4j.manager.dashboard.Dashboard;
 import io.koord4j.manager.support.KubeObjects;
+import io.koord4j.probes.NativeTlsClientFactory;
+import io.koord4j.probes.ProbeServer;
 import io.koord4j.webhook.WebhookServer;
 import io.koord4j.webhook.WebhookSettings;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -50,7 +50,7 @@ public final class ManagerMain {
       runToCompletion(ReleaseCleanup::run);
     }
     ManagerSettings settings = ManagerSettings.from(System.getenv(), args);
-    KubernetesClient client = ClientConfig.client();
+    KubernetesClient client = NativeTlsClientFactory.client();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Readiness ready = new Readiness(settings.readyFile());
     ProbeServer probes = ProbeServer.start(settings.httpPort(), registry, ready, settings.sharedPorts());
@@ -125,7 +125,7 @@ public final class ManagerMain {
 
   private static void runToCompletion(ClusterTask task) {
     int status = 0;
-    try (KubernetesClient client = ClientConfig.client()) {
+    try (KubernetesClient client = NativeTlsClientFactory.client()) {
       task.run(client, System.getenv());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -1,8 +1,8 @@
 package io.koord4j.scheduler;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.koord4j.scheduler.kube.SchedulerClient;
 import io.koord4j.probes.LeaderElection;
+import io.koord4j.probes.NativeTlsClientFactory;
 import io.koord4j.probes.ProbeServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -46,7 +46,7 @@ public final class SchedulerMain {
     String name = env("SCHEDULER_NAME", KoordScheduler.DEFAULT_NAME);
     KoordScheduler.Options options = KoordScheduler.Options.defaults().withSchedulerName(name);
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    KubernetesClient client = SchedulerClient.create();
+    KubernetesClient client = NativeTlsClientFactory.client();
     ProbeServer health =
         ProbeServer.start(Integer.parseInt(env("HEALTH_PORT", "10251")), registry, () -> true);
     KoordScheduler scheduler = new KoordScheduler(client, registry, options);

@@ -1,7 +1,7 @@
 package io.koord4j.webhook;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.koord4j.api.ClientConfig;
+import io.koord4j.probes.NativeTlsClientFactory;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -13,7 +13,7 @@ public final class WebhookMain {
 
   public static void main(String[] args) throws InterruptedException {
     WebhookSettings settings = WebhookSettings.fromEnvironment(System.getenv());
-    KubernetesClient client = ClientConfig.client();
+    KubernetesClient client = NativeTlsClientFactory.client();
     WebhookServer server = WebhookServer.withAllHandlers(client, settings);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()

@@ -1,8 +1,8 @@
 package io.koord4j.yarn;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.koord4j.api.ClientConfig;
 import io.koord4j.probes.LeaderElection;
+import io.koord4j.probes.NativeTlsClientFactory;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
@@ -17,7 +17,7 @@ public final class CopilotMain {
 
   public static void main(String[] args) throws Exception {
     CopilotSettings settings = CopilotSettings.from(System.getenv());
-    KubernetesClient client = ClientConfig.client();
+    KubernetesClient client = NativeTlsClientFactory.client();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     HTTPServer http =
         HTTPServer.builder().port(settings.httpPort()).registry(registry.getPrometheusRegistry()).buildAndStart();

@@ -1,6 +1,7 @@
 package io.koord4j.webhook.http;
 
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
+import io.koord4j.probes.NativeTls;
 import io.koord4j.probes.SharedPort;
 import io.koord4j.probes.VertxFutures;
 import io.koord4j.webhook.tls.ReloadableKeyManager;
@@ -139,6 +140,7 @@ public final class AdmissionServer implements AutoCloseable {
         SharedPort.listen(
             new HttpServerOptions()
                 .setSsl(true)
+                .setSslEngineOptions(NativeTls.engine())
                 .setKeyCertOptions(KeyCertOptions.wrap(keys))
                 // HTTP/2 when the client offers it, as the API server does: its reviews then share
                 // one connection instead of a TLS handshake for each connection beyond its pool.

@@ -1,0 +1,111 @@
+package io.koord4j.probes;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.vertx.VertxHttpClientBuilder;
+import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
+import io.koord4j.api.ClientConfig;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.file.FileSystemOptions;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.net.KeyCertOptions;
+import io.vertx.core.net.TrustOptions;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.util.Arrays;
+import java.util.Optional;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509KeyManager;
+
+/**
+ * fabric8's vert.x client with TLS in {@link NativeTls#engine()}: BoringSSL where it loads.
+ *
+ * <p>fabric8 7.5 builds vert.x's TLS engine from a JDK {@code SSLContext} and never applies {@link
+ * VertxHttpClientFactory#additionalConfig} (fabric8 issue 7252). So the engine is set where fabric8
+ * hands its options to vert.x: its builder gets a {@link Vertx} whose {@code createHttpClient}
+ * swaps the engine first, keeping the key and trust managers fabric8 derived from the
+ * configuration. All clients of a process share one vert.x instance with daemon event loops.
+ */
+public final class NativeTlsClientFactory extends VertxHttpClientFactory {
+
+  /** A client on {@link ClientConfig#fromEnvironment()} with this factory's TLS. */
+  public static KubernetesClient client() {
+    return new KubernetesClientBuilder()
+        .withConfig(ClientConfig.fromEnvironment())
+        .withHttpClientFactory(new NativeTlsClientFactory())
+        .build();
+  }
+
+  @Override
+  public VertxHttpClientBuilder<VertxHttpClientFactory> newBuilder() {
+    return new Builder(this);
+  }
+
+  /** The engine of {@link NativeTls#engine()} with the builder's key and trust managers. */
+  private static void useEngine(HttpClientOptions options, KeyManager[] keys, TrustManager[] trust) {
+    if (!options.isSsl()) {
+      return;
+    }
+    options.setSslEngineOptions(NativeTls.engine());
+    firstOf(keys, X509KeyManager.class).map(KeyCertOptions::wrap).ifPresent(options::setKeyCertOptions);
+    firstOf(trust, TrustManager.class).map(TrustOptions::wrap).ifPresent(options::setTrustOptions);
+  }
+
+  private static <T> Optional<T> firstOf(Object[] managers, Class<T> type) {
+    return managers == null
+        ? Optional.empty()
+        : Arrays.stream(managers).filter(type::isInstance).map(type::cast).findFirst();
+  }
+
+  private static final class Builder extends VertxHttpClientBuilder<VertxHttpClientFactory> {
+    private final NativeTlsClientFactory factory;
+
+    Builder(NativeTlsClientFactory factory) {
+      this(factory, new Builder[1]);
+    }
+
+    /** {@code self} is filled once constructed, for the vert.x instance to read this builder's managers. */
+    private Builder(NativeTlsClientFactory factory, Builder[] self) {
+      super(factory, swappingEngine(SharedVertx.INSTANCE, self));
+      this.factory = factory;
+      self[0] = this;
+    }
+
+    @Override
+    protected VertxHttpClientBuilder<VertxHttpClientFactory> newInstance(VertxHttpClientFactory ignored) {
+      return new Builder(factory);
+    }
+
+    private static Vertx swappingEngine(Vertx vertx, Builder[] builder) {
+      return (Vertx)
+          Proxy.newProxyInstance(
+              Vertx.class.getClassLoader(),
+              new Class<?>[] {Vertx.class},
+              (proxy, method, args) -> {
+                if (method.getName().equals("createHttpClient")
+                    && args != null
+                    && args.length > 0
+                    && args[0] instanceof HttpClientOptions options) {
+                  useEngine(options, builder[0].getKeyManagers(), builder[0].getTrustManagers());
+                }
+                try {
+                  return method.invoke(vertx, args);
+                } catch (InvocationTargetException e) {
+                  throw e.getCause();
+                }
+              });
+    }
+  }
+
+  /** The process's vert.x instance for API clients: daemon event loops, no file caching. */
+  private static final class SharedVertx {
+    static final Vertx INSTANCE =
+        Vertx.vertx(
+            new VertxOptions()
+                .setUseDaemonThread(true)
+                .setFileSystemOptions(
+                    new FileSystemOptions().setFileCachingEnabled(false).setClassPathResolvingEnabled(false)));
+  }
+}
