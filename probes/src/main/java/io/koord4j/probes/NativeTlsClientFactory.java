@@ -6,12 +6,12 @@ import io.fabric8.kubernetes.client.vertx.VertxHttpClientBuilder;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import io.koord4j.api.ClientConfig;
 import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
-import io.vertx.core.file.FileSystemOptions;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.net.KeyCertOptions;
 import io.vertx.core.net.TrustOptions;
+import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.Arrays;
 import java.util.Optional;
@@ -63,49 +63,48 @@ public final class NativeTlsClientFactory extends VertxHttpClientFactory {
     private final NativeTlsClientFactory factory;
 
     Builder(NativeTlsClientFactory factory) {
-      this(factory, new Builder[1]);
+      this(factory, new EngineSwap());
     }
 
-    /** {@code self} is filled once constructed, for the vert.x instance to read this builder's managers. */
-    private Builder(NativeTlsClientFactory factory, Builder[] self) {
-      super(factory, swappingEngine(SharedVertx.INSTANCE, self));
+    private Builder(NativeTlsClientFactory factory, EngineSwap swap) {
+      super(factory, swap.vertx());
       this.factory = factory;
-      self[0] = this;
+      swap.builder = this;
     }
 
     @Override
     protected VertxHttpClientBuilder<VertxHttpClientFactory> newInstance(VertxHttpClientFactory ignored) {
       return new Builder(factory);
     }
+  }
 
-    private static Vertx swappingEngine(Vertx vertx, Builder[] builder) {
-      return (Vertx)
-          Proxy.newProxyInstance(
-              Vertx.class.getClassLoader(),
-              new Class<?>[] {Vertx.class},
-              (proxy, method, args) -> {
-                if (method.getName().equals("createHttpClient")
-                    && args != null
-                    && args.length > 0
-                    && args[0] instanceof HttpClientOptions options) {
-                  useEngine(options, builder[0].getKeyManagers(), builder[0].getTrustManagers());
-                }
-                try {
-                  return method.invoke(vertx, args);
-                } catch (InvocationTargetException e) {
-                  throw e.getCause();
-                }
-              });
+  /** The shared vert.x as one builder sees it: {@code createHttpClient} first sets the engine. */
+  private static final class EngineSwap implements InvocationHandler {
+    /** The builder given {@link #vertx()}, set once it is constructed: its managers are read then. */
+    private Builder builder;
+
+    Vertx vertx() {
+      return (Vertx) Proxy.newProxyInstance(Vertx.class.getClassLoader(), new Class<?>[] {Vertx.class}, this);
+    }
+
+    @Override
+    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+      if (method.getName().equals("createHttpClient")
+          && args != null
+          && args.length > 0
+          && args[0] instanceof HttpClientOptions options) {
+        useEngine(options, builder.getKeyManagers(), builder.getTrustManagers());
+      }
+      try {
+        return method.invoke(SharedVertx.INSTANCE, args);
+      } catch (InvocationTargetException e) {
+        throw e.getCause();
+      }
     }
   }
 
   /** The process's vert.x instance for API clients: daemon event loops, no file caching. */
   private static final class SharedVertx {
-    static final Vertx INSTANCE =
-        Vertx.vertx(
-            new VertxOptions()
-                .setUseDaemonThread(true)
-                .setFileSystemOptions(
-                    new FileSystemOptions().setFileCachingEnabled(false).setClassPathResolvingEnabled(false)));
+    static final Vertx INSTANCE = Vertx.vertx(ContainerVertxOptions.create().setUseDaemonThread(true));
   }
 }

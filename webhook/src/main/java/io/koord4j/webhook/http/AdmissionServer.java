@@ -1,6 +1,7 @@
 package io.koord4j.webhook.http;
 
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
+import io.koord4j.probes.ContainerVertxOptions;
 import io.koord4j.probes.NativeTls;
 import io.koord4j.probes.SharedPort;
 import io.koord4j.probes.VertxFutures;
@@ -11,9 +12,7 @@ import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.file.FileSystemOptions;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
@@ -128,14 +127,7 @@ public final class AdmissionServer implements AutoCloseable {
       MeterRegistry registry,
       boolean sharedPort,
       Duration answerBound) {
-    Vertx vertx =
-        SharedPort.vertx(
-            new VertxOptions()
-                .setFileSystemOptions(
-                    new FileSystemOptions()
-                        .setFileCachingEnabled(false)
-                        .setClassPathResolvingEnabled(false)),
-            sharedPort);
+    Vertx vertx = SharedPort.vertx(ContainerVertxOptions.create(), sharedPort);
     HttpServerOptions options =
         SharedPort.listen(
             new HttpServerOptions()
