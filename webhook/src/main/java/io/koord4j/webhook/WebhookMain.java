@@ -2,29 +2,63 @@ package io.koord4j.webhook;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.probes.NativeTlsClientFactory;
+import io.koord4j.probes.ProbeServer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs the webhook alone, with the cluster from KUBECONFIG (or the in-cluster account), configured
- * by the environment as {@link WebhookSettings#fromEnvironment} says.
+ * by the environment as {@link WebhookSettings#fromEnvironment} says. {@code /healthz},
+ * {@code /readyz} (ready once it serves) and {@code /metrics} answer on {@code KOORD4J_HTTP_PORT}
+ * (default 8080), as they do for the manager.
  */
 public final class WebhookMain {
+  private static final Logger LOG = LoggerFactory.getLogger(WebhookMain.class);
+
   private WebhookMain() {}
 
-  public static void main(String[] args) throws InterruptedException {
-    WebhookSettings settings = WebhookSettings.fromEnvironment(System.getenv());
+  public static void main(String[] args) throws InterruptedException, IOException {
+    Map<String, String> env = System.getenv();
+    WebhookSettings settings = WebhookSettings.fromEnvironment(env);
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    AtomicBoolean serving = new AtomicBoolean();
+    ProbeServer probes = ProbeServer.start(httpPort(env), registry, serving::get, settings.sharedPort());
     KubernetesClient client = NativeTlsClientFactory.client();
-    WebhookServer server = WebhookServer.withAllHandlers(client, settings);
+    WebhookServer server = WebhookServer.withAllHandlers(client, settings, registry);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
+                  serving.set(false);
                   server.close();
                   client.close();
+                  probes.close();
                   stopped.countDown();
                 }));
-    server.start();
+    try {
+      server.start();
+    } catch (RuntimeException e) {
+      // The probe server's threads would keep a webhook that cannot serve alive.
+      LOG.error("the webhook cannot start: {}", e.getMessage(), e);
+      System.exit(1);
+    }
+    serving.set(true);
     stopped.await();
+  }
+
+  private static int httpPort(Map<String, String> env) {
+    String port = env.getOrDefault("KOORD4J_HTTP_PORT", "8080");
+    try {
+      return Integer.parseInt(port);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("KOORD4J_HTTP_PORT must be a port number, got " + port);
+    }
   }
 }

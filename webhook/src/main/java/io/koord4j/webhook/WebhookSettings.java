@@ -77,7 +77,9 @@ public record WebhookSettings(
    * the Service), {@code KOORD4J_MANAGED_NAMESPACES} ({@code key=value}: the label of namespaces
    * whose jobs are all queued), {@code KOORD4J_NAMESPACE_DEFAULT_QUEUE} ({@code true}: unlabelled
    * jobs join their namespace's queue {@code default}), {@code KOORD4J_SHARED_PORTS} ({@code true}:
-   * share the port with a successor on the same host).
+   * share the port with a successor on the same host), {@code KOORD4J_WEBHOOK_CONFIGURATION_PREFIX}
+   * ({@code koord4j}: the configurations {@code <prefix>-mutating} and {@code <prefix>-validating},
+   * cluster-wide names another installation must not share).
    *
    * @throws IllegalArgumentException naming the variable whose value cannot be read
    */
@@ -88,6 +90,10 @@ public record WebhookSettings(
                 managedNamespaces(env.get("KOORD4J_MANAGED_NAMESPACES")),
                 Boolean.parseBoolean(value(env, "KOORD4J_NAMESPACE_DEFAULT_QUEUE", "false")))
             .withSharedPort(SharedPort.requested(env));
+    String prefix = env.get("KOORD4J_WEBHOOK_CONFIGURATION_PREFIX");
+    if (prefix != null && !prefix.isBlank()) {
+      settings = settings.withNames(settings.secretName(), WebhookConfigurations.Names.prefixed(prefix.strip()));
+    }
     String urlHost = env.get("KOORD4J_WEBHOOK_URL_HOST");
     String port = value(env, "KOORD4J_WEBHOOK_PORT", "9443");
     try {

@@ -3,6 +3,7 @@ package io.koord4j.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.koord4j.webhook.registration.WebhookConfigurations;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -16,13 +17,16 @@ class WebhookSettingsTest {
                 "KOORD4J_MANAGED_NAMESPACES", "team = ml",
                 "KOORD4J_NAMESPACE_DEFAULT_QUEUE", "true",
                 "KOORD4J_WEBHOOK_URL_HOST", "127.0.0.1",
-                "KOORD4J_WEBHOOK_PORT", "19443"));
+                "KOORD4J_WEBHOOK_PORT", "19443",
+                "KOORD4J_WEBHOOK_CONFIGURATION_PREFIX", "koord4j-canary"));
 
     assertThat(settings.namespace()).isEqualTo("ops");
     assertThat(settings.managedNamespaces().getMatchLabels()).containsExactly(Map.entry("team", "ml"));
     assertThat(settings.useNamespaceDefaultQueue()).isTrue();
     assertThat(settings.localUrlHost()).isEqualTo("127.0.0.1");
     assertThat(settings.port()).isEqualTo(19443);
+    assertThat(settings.configurationNames())
+        .isEqualTo(new WebhookConfigurations.Names("koord4j-canary-mutating", "koord4j-canary-validating"));
   }
 
   @Test

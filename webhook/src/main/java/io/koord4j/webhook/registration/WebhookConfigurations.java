@@ -72,7 +72,12 @@ public record WebhookConfigurations(
 
   /** The configuration names; tests use their own so they never collide with a real install. */
   public record Names(String mutating, String validating) {
-    public static final Names DEFAULT = new Names("koord4j-mutating", "koord4j-validating");
+    public static final Names DEFAULT = prefixed("koord4j");
+
+    /** {@code <prefix>-mutating} and {@code <prefix>-validating}. */
+    public static Names prefixed(String prefix) {
+      return new Names(prefix + "-mutating", prefix + "-validating");
+    }
   }
 
   public MutatingWebhookConfiguration mutating(
