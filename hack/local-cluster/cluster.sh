@@ -3,7 +3,7 @@
 # etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok (fake nodes), Kueue on demand, and one
 # real node (kubelet, containerd, runc) on demand.
 # Usage: cluster.sh build|up [--with-node]|down|status|restart <component>|logs <component>|nodes [flags]|node up|down|status|
-#        images load [--tag T]|kueue up|down|crds|jobs up|down|kubeconfig|kubectl <args>
+#        images load [--tag T]|kueue up|down|crds|jobs up|down|kubeconfig|pid <process>|kubectl <args>
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -797,6 +797,7 @@ case ${1:-} in
   node) shift; cmd_node "$@" ;;
   images) shift; cmd_images "$@" ;;
   kubeconfig) echo "$LOCAL_KUBECONFIG" ;;
+  pid) is_running "${2:?pid of which process, e.g. kube-apiserver}" && pid_of "$2" ;;
   kubectl) shift; kubectl "$@" ;;
   *) die "usage: cluster.sh build|up [--with-node]|down|status|restart <component>|logs <component>|nodes [--count N --cpu C --memory M --gpus G --gpu-model X]|node build|up|down|status|images load [--tag T]|kueue up|down|crds|jobs up|down|kubeconfig|kubectl <args>" ;;
 esac

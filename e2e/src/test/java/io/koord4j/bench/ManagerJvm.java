@@ -3,10 +3,6 @@ package io.koord4j.bench;
 import io.koord4j.manager.ManagerMain;
 import io.koord4j.testing.JavaProcess;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,7 +34,6 @@ final class ManagerJvm extends JavaProcess implements AutoCloseable {
   private static final Pattern NMT_AREA = Pattern.compile("(?m)^-\\s+(.+?) \\(reserved=\\d+KB, committed=(\\d+)KB\\)");
 
   private final int httpPort;
-  private final HttpClient http = HttpClient.newHttpClient();
 
   private final Path gcLog;
   private final boolean tracksNativeMemory;
@@ -148,11 +143,7 @@ final class ManagerJvm extends JavaProcess implements AutoCloseable {
   /** Its {@code /metrics}. */
   PrometheusText metrics() throws IOException, InterruptedException {
     checkAlive();
-    HttpResponse<String> response =
-        http.send(
-            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/metrics")).build(),
-            HttpResponse.BodyHandlers.ofString());
-    return PrometheusText.parse(response.body());
+    return PrometheusText.scrape(httpPort);
   }
 
   /** The first group of the last log line {@code pattern} finds, if any. */

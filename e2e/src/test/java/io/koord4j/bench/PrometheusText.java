@@ -1,6 +1,11 @@
 package io.koord4j.bench;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,6 +29,8 @@ final class PrometheusText {
     }
   }
 
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
   private final List<Sample> samples;
 
   private PrometheusText(List<Sample> samples) {
@@ -33,6 +40,18 @@ final class PrometheusText {
   /** The API server's metrics now. */
   static PrometheusText apiServer(KubernetesClient client) {
     return parse(client.raw("/metrics"));
+  }
+
+  /** The metrics of a koord4j process on this machine, from its probe port. */
+  static PrometheusText scrape(int port) throws IOException, InterruptedException {
+    HttpResponse<String> response =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() != 200) {
+      throw new IOException("GET /metrics on port " + port + " answered " + response.statusCode());
+    }
+    return parse(response.body());
   }
 
   static PrometheusText parse(String text) {

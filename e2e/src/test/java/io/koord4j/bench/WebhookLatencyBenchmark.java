@@ -8,39 +8,34 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.koord4j.api.WellKnown;
-import io.koord4j.testing.TestJobs;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueSpec;
+import io.koord4j.testing.JavaProcess;
 import io.koord4j.testing.LocalCluster;
-import io.koord4j.webhook.WebhookServer;
-import io.koord4j.webhook.WebhookSettings;
-import io.koord4j.webhook.http.AdmissionServer;
+import io.koord4j.testing.TestJobs;
+import io.koord4j.webhook.WebhookMain;
 import io.koord4j.webhook.registration.WebhookConfigurations;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Meter;
-import io.micrometer.core.instrument.Timer;
-import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
-import io.micrometer.core.instrument.config.MeterFilter;
-import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
-import io.micrometer.core.instrument.distribution.ValueAtPercentile;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.koord4j.webhook.registration.WebhookRegistrar;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.time.Duration;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * Benchmark B6: what a job webhook adds to job creation, koord4j's against Kueue's. Batch/v1 Jobs
  * labelled with a queue ({@code kueue.x-k8s.io/queue-name}) are created at a fixed rate, in
  * alternating blocks: with no webhook (the Jobs are then sent suspended, as a webhook would store
- * them, so that no pod starts), with the webhook server of {@link WebhookServer#withAllHandlers}
- * running in this process and registered with the local API server, and with Kueue 0.17's own
+ * them, so that no pod starts), with koord4j's webhook ({@link WebhookMain}, a JVM of its own as
+ * deployed) registered with the local API server, and with Kueue 0.17's own
  * Job webhooks (mutating and validating, {@code cluster.sh kueue up}) instead. Only one side's
  * configurations are registered at a time. The blocks alternate so that every side sees the same
  * store size and the same load from the rest of a shared machine; an unmeasured warm-up of each
@@ -49,7 +44,8 @@ import java.util.concurrent.TimeUnit;
  * starts.
  *
  * <p>Besides the client's latency per create, the API server's own histogram of the time it waited
- * for each webhook is read before and after each block.
+ * for each webhook, koord4j's timer of its reviews and the CPU time of the API server, Kueue and
+ * koord4j's webhook are read before and after each block.
  *
  * <p>System properties: {@code bench.b6.seconds} (per side, 60), {@code bench.b6.rate} (creates
  * per second, 200), {@code bench.b6.threads} (client threads, 32), {@code bench.b6.warmup}
@@ -59,6 +55,11 @@ import java.util.concurrent.TimeUnit;
  */
 public final class WebhookLatencyBenchmark {
   private static final String QUEUE = "bench";
+  /** koord4j's review timer and connection counter, as its {@code /metrics} names them. */
+  private static final String ADMISSION_SECONDS = "koord4j_webhook_admission_seconds";
+  private static final String CONNECTIONS_TOTAL = "koord4j_webhook_connections_total";
+  /** 75 % (the chart's MaxRAMPercentage) of the manager's 1 GiB memory limit in the chart. */
+  private static final String WEBHOOK_HEAP = "768m";
   /** What the webhook's caches watch. */
   private static final String KUEUE_MUTATING = "kueue-mutating-webhook-configuration";
   private static final String KUEUE_VALIDATING = "kueue-validating-webhook-configuration";
@@ -90,9 +91,11 @@ public final class WebhookLatencyBenchmark {
     String ownNamespace = "bench-b6-own-" + suffix;
     String jobNamespace = "bench-b6-" + suffix;
     String clusterQueue = "bench-b6-" + suffix;
+    String configurationPrefix = "koord4j-bench-" + suffix;
+    WebhookConfigurations.Names names = WebhookConfigurations.Names.prefixed(configurationPrefix);
     CreateLoad load = new CreateLoad(rate, threads);
     try (KubernetesClient client = BenchClients.admin(threads)) {
-      WebhookServer server = null;
+      JavaProcess webhook = null;
       try {
         LocalCluster.ensureAllCrds(client);
         log("starting Kueue");
@@ -100,15 +103,13 @@ public final class WebhookLatencyBenchmark {
         createNamespace(client, ownNamespace);
         createNamespace(client, jobNamespace);
         createQueues(client, jobNamespace, clusterQueue);
-        WebhookSwitch kueue =
-            new WebhookSwitch(client, KUEUE_MUTATING, KUEUE_VALIDATING, () -> isMutated(client, jobNamespace));
+        BooleanSupplier mutated = () -> isMutated(client, jobNamespace);
+        WebhookSwitch kueue = new WebhookSwitch(client, KUEUE_MUTATING, KUEUE_VALIDATING, mutated);
         kueue.off();
-        CompositeMeterRegistry registry = new CompositeMeterRegistry();
-        server = WebhookServer.withAllHandlers(client, settings(ownNamespace, suffix), registry);
-        server.start();
-        WebhookSwitch koord4j =
-            new WebhookSwitch(client, "koord4j-bench-mutating-" + suffix, null, () -> isMutated(client, jobNamespace));
-        koord4j.await(true);
+        int probePort = JavaProcess.freePort();
+        webhook = startWebhook(ownNamespace, configurationPrefix, probePort);
+        awaitServing(webhook, mutated);
+        WebhookSwitch koord4j = new WebhookSwitch(client, names.mutating(), null, mutated);
         koord4j.off();
         List<Side> sides =
             List.of(new Side("none", true, null), new Side("koord4j", false, koord4j), new Side("Kueue", false, kueue));
@@ -118,11 +119,15 @@ public final class WebhookLatencyBenchmark {
           load.run(warmup, i -> create(client, jobNamespace, side.name() + "-warmup-" + i, side.suspendedByClient()));
           side.off();
         }
-        SimpleMeterRegistry measured = percentileRegistry();
-        registry.add(measured);
         Map<String, LoadResult> results = new LinkedHashMap<>();
         sides.forEach(side -> results.put(side.name(), LoadResult.NONE));
-        WebhookDurations atServer = new WebhookDurations();
+        HistogramIncrease atServer = new HistogramIncrease(HistogramIncrease.API_SERVER_WEBHOOKS, "name");
+        HistogramIncrease handler = new HistogramIncrease(ADMISSION_SECONDS, "path");
+        double connections = 0;
+        CpuTimes cpu =
+            new CpuTimes(Map.of(
+                "API server", clusterPid("kube-apiserver"), "Kueue", clusterPid("kueue"), "koord4j's webhook",
+                webhook.pid()));
         List<Double> loads = new ArrayList<>(List.of(loadAverage()));
         for (int block = 0; block < blocks; block++) {
           // The two webhooks take turns at going first.
@@ -132,30 +137,33 @@ public final class WebhookLatencyBenchmark {
             log("block " + (block + 1) + "/" + blocks + ": " + side.name());
             side.on();
             PrometheusText before = PrometheusText.apiServer(client);
+            PrometheusText webhookBefore = PrometheusText.scrape(probePort);
+            CpuTimes.Reading cpuBefore = cpu.read();
             LoadResult result =
                 load.run(seconds / blocks, i -> create(client, jobNamespace, prefix + i, side.suspendedByClient()));
+            cpu.add(side.name(), cpuBefore);
+            PrometheusText webhookAfter = PrometheusText.scrape(probePort);
             atServer.add(before, PrometheusText.apiServer(client));
+            handler.add(webhookBefore, webhookAfter);
+            connections += webhookAfter.sum(CONNECTIONS_TOTAL, sample -> true)
+                - webhookBefore.sum(CONNECTIONS_TOTAL, sample -> true);
             results.merge(side.name(), result, LoadResult::plus);
             side.off();
           }
           loads.add(loadAverage());
         }
-        Timer handler =
-            measured
-                .get(AdmissionServer.ADMISSION_TIMER)
-                .tag("path", WebhookConfigurations.JOBS_PATH)
-                .timer();
-        Counter connections = measured.find(AdmissionServer.CONNECTIONS).counter();
-        long accepted = connections == null ? 0 : Math.round(connections.count());
         boolean held =
             isSuspended(client, jobNamespace, "koord4j-0-0") && isSuspended(client, jobNamespace, "kueue-0-0");
         BenchReport.write(
-            "B6", markdown(seconds, rate, threads, blocks, results, atServer, handler, accepted, held, loads));
+            "B6",
+            markdown(
+                new Run(seconds, rate, threads, blocks, loads), results, atServer, handler,
+                Math.round(connections), cpu, held));
       } finally {
-        if (server != null) {
-          server.close();
-          server.unregister();
+        if (webhook != null) {
+          webhook.stop();
         }
+        new WebhookRegistrar(client).delete(names);
         LocalCluster.script("kueue", "down");
         releaseKueueObjects(client, jobNamespace, clusterQueue);
         client.namespaces().withName(jobNamespace).delete();
@@ -165,35 +173,46 @@ public final class WebhookLatencyBenchmark {
     }
   }
 
-  private static WebhookSettings settings(String ownNamespace, String suffix) {
-    return WebhookSettings.defaults(ownNamespace)
-        .withLocalUrl("127.0.0.1", 0)
-        .withNames(
-            "koord4j-bench-tls",
-            new WebhookConfigurations.Names(
-                "koord4j-bench-mutating-" + suffix, "koord4j-bench-validating-" + suffix));
+  /** What was run: creates per second for how long, by how many threads, in how many blocks, at what load. */
+  private record Run(double seconds, double rate, int threads, int blocks, List<Double> loads) {}
+
+  /**
+   * koord4j's webhook alone in a JVM of its own ({@link WebhookMain}), with the JVM options and
+   * environment the chart gives the manager, which serves it when deployed, and the heap the
+   * chart's memory limit gives it; its configurations point the API server at 127.0.0.1.
+   */
+  private static JavaProcess startWebhook(String ownNamespace, String configurationPrefix, int probePort)
+      throws IOException {
+    Map<String, String> environment = new HashMap<>(ChartJvmOptions.environment("manager"));
+    environment.putAll(Map.of(
+        "KOORD4J_NAMESPACE", ownNamespace,
+        "KOORD4J_WEBHOOK_URL_HOST", "127.0.0.1",
+        "KOORD4J_WEBHOOK_PORT", Integer.toString(JavaProcess.freePort()),
+        "KOORD4J_WEBHOOK_CONFIGURATION_PREFIX", configurationPrefix,
+        "KOORD4J_HTTP_PORT", Integer.toString(probePort)));
+    List<String> options = new ArrayList<>(ChartJvmOptions.of("manager"));
+    options.add("-Xmx" + WEBHOOK_HEAP);
+    return JavaProcess.start(
+        WebhookMain.class.getName(), options, environment, Path.of("target", "bench", "logs", "b6-webhook.log"));
   }
 
-  /** Records the run's exact-window p50 and p99 besides the server's own buckets. */
-  private static SimpleMeterRegistry percentileRegistry() {
-    SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    registry
-        .config()
-        .meterFilter(
-            new MeterFilter() {
-              @Override
-              public DistributionStatisticConfig configure(
-                  Meter.Id id, DistributionStatisticConfig config) {
-                return DistributionStatisticConfig.builder()
-                    .percentiles(0.5, 0.99)
-                    .percentilePrecision(2)
-                    .expiry(Duration.ofDays(1))
-                    .bufferLength(1)
-                    .build()
-                    .merge(config);
-              }
-            });
-    return registry;
+  /** Until a queued Job would be held: the webhook fills its caches, serves and registers itself first. */
+  private static void awaitServing(JavaProcess webhook, BooleanSupplier mutated) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (!mutated.getAsBoolean()) {
+      if (!webhook.isAlive()) {
+        throw new IllegalStateException("koord4j's webhook exited:\n" + webhook.logTail(20));
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("koord4j's webhook did not hold a queued Job within 120 s; see " + webhook);
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  /** A process of the local cluster by name, e.g. {@code kube-apiserver}. */
+  private static long clusterPid(String name) {
+    return Long.parseLong(LocalCluster.script("pid", name).strip());
   }
 
   /** A queued Job of one short pod; {@code suspended} as a webhook would store it. */
@@ -221,21 +240,22 @@ public final class WebhookLatencyBenchmark {
   }
 
   private static String markdown(
-      double seconds, double rate, int threads, int blocks, Map<String, LoadResult> results,
-      WebhookDurations atServer, Timer handler, long connections, boolean held, List<Double> loads) {
+      Run run, Map<String, LoadResult> results, HistogramIncrease atServer, HistogramIncrease handler,
+      long connections, CpuTimes cpu, boolean held) {
     LoadResult none = results.get("none");
     LoadResult koord4j = results.get("koord4j");
     LoadResult kueue = results.get("Kueue");
-    ValueAtPercentile[] server = handler.takeSnapshot().percentileValues();
+    String jobs = WebhookConfigurations.JOBS_PATH;
     List<String> lines = new ArrayList<>(List.of(
         "# B6: job creation through koord4j's and Kueue's job webhooks",
         "",
         String.format(Locale.ROOT,
             "Queued batch/v1 Jobs created at %.0f/s for %.0f s per side by %d client threads, in"
-                + " %d alternating blocks: no webhook, koord4j's webhook (in-process, registered by"
-                + " URL on the local API server) and Kueue 0.17's Job webhooks (its manager on the"
-                + " same machine, registered by URL). Latency is client-side, per create call.",
-            rate, seconds, threads, blocks),
+                + " %d alternating blocks: no webhook, koord4j's webhook (`WebhookMain`, a JVM of its"
+                + " own with the chart's options, registered by URL on the local API server) and"
+                + " Kueue 0.17's Job webhooks (its manager on the same machine, registered by URL)."
+                + " Latency is client-side, per create call; CPU is each process's own, per create.",
+            run.rate(), run.seconds(), run.threads(), run.blocks()),
         "",
         "| | no webhook | koord4j | Kueue |",
         "|---|---:|---:|---:|",
@@ -247,43 +267,53 @@ public final class WebhookLatencyBenchmark {
         latencyRow("client p50 (ms)", 0.5, none, koord4j, kueue),
         latencyRow("client p99 (ms)", 0.99, none, koord4j, kueue),
         addedRow("added p50 (ms)", 0.5, none, koord4j, kueue),
-        addedRow("added p99 (ms)", 0.99, none, koord4j, kueue),
+        addedRow("added p99 (ms)", 0.99, none, koord4j, kueue)));
+    for (String process : cpu.processes()) {
+      lines.add(String.format(Locale.ROOT, "| CPU of %s per create (ms) | %.2f | %.2f | %.2f |", process,
+          cpuPerCreate(cpu, "none", process, none), cpuPerCreate(cpu, "koord4j", process, koord4j),
+          cpuPerCreate(cpu, "Kueue", process, kueue)));
+    }
+    lines.addAll(List.of(
         "",
         String.format(Locale.ROOT,
             "Added latency, koord4j / Kueue: p50 %.2f, p99 %.2f (goal ≤ 1.0).",
             added(0.5, none, koord4j) / added(0.5, none, kueue),
             added(0.99, none, koord4j) / added(0.99, none, kueue)),
         "",
-        "The API server's wait per webhook (`" + WebhookDurations.METRIC + "`, increase over the"
-            + " measured blocks; its buckets end at 5, 25, 100 and 500 ms, so quantiles are"
+        "The API server's wait per webhook (`" + HistogramIncrease.API_SERVER_WEBHOOKS + "`, increase"
+            + " over the measured blocks; its buckets end at 5, 25, 100 and 500 ms, so quantiles are"
             + " interpolated):",
         "",
         "| webhook | calls | mean (ms) | p50 (ms) | p99 (ms) | within 5 ms |",
         "|---|---:|---:|---:|---:|---:|"));
-    for (String name : atServer.called()) {
+    for (String name : atServer.observed()) {
       lines.add(String.format(Locale.ROOT, "| %s | %,d | %.2f | %.2f | %.2f | %.1f %% |",
-          name, atServer.calls(name), atServer.meanMillis(name), atServer.quantileMillis(name, 0.5),
+          name, atServer.count(name), atServer.meanMillis(name), atServer.quantileMillis(name, 0.5),
           atServer.quantileMillis(name, 0.99), 100 * atServer.shareWithin(name, 5)));
     }
     lines.addAll(List.of(
         "",
         String.format(Locale.ROOT,
-            "koord4j's handler (`koord4j_webhook_admission_seconds{path=\"%s\"}`, arrival to"
-                + " answer): %d reviews, p50 %.2f ms, p99 %.2f ms, mean %.2f ms, max %.2f ms;"
+            "koord4j's handler (`%s{path=\"%s\"}`, arrival to answer; buckets at 1, 2, 5, 10, 25 ms"
+                + " and up): %,d reviews, p50 %.2f ms, p99 %.2f ms, mean %.2f ms, %.1f %% within 5 ms;"
                 + " connections the API server opened to it in the measured blocks: %d.",
-            WebhookConfigurations.JOBS_PATH, handler.count(), millis(server, 0.5),
-            millis(server, 0.99), handler.mean(TimeUnit.MILLISECONDS),
-            handler.max(TimeUnit.MILLISECONDS), connections),
+            ADMISSION_SECONDS, jobs, handler.count(jobs), handler.quantileMillis(jobs, 0.5),
+            handler.quantileMillis(jobs, 0.99), handler.meanMillis(jobs), 100 * handler.shareWithin(jobs, 5),
+            connections),
         "",
         "Jobs created through either webhook were stored suspended: " + (held ? "yes" : "NO") + ".",
         none.firstFailure().or(koord4j::firstFailure).or(kueue::firstFailure)
             .map(f -> "First failure: `" + f + "`").orElse(""),
         "",
         "Machine: " + Runtime.getRuntime().availableProcessors() + " CPUs, shared; 1-minute load"
-            + " average at the start and after each block: " + loads.stream()
+            + " average at the start and after each block: " + run.loads().stream()
                 .map(load -> String.format(Locale.ROOT, "%.2f", load)).toList()
             + "; run at " + Instant.now() + "."));
     return String.join("\n", lines) + "\n";
+  }
+
+  private static double cpuPerCreate(CpuTimes cpu, String side, String process, LoadResult result) {
+    return cpu.spent(side, process).toNanos() / 1e6 / result.calls();
   }
 
   private static String latencyRow(String name, double quantile, LoadResult... sides) {
@@ -299,15 +329,6 @@ public final class WebhookLatencyBenchmark {
 
   private static double added(double quantile, LoadResult none, LoadResult side) {
     return side.percentileMillis(quantile) - none.percentileMillis(quantile);
-  }
-
-  private static double millis(ValueAtPercentile[] values, double percentile) {
-    for (ValueAtPercentile value : values) {
-      if (value.percentile() == percentile) {
-        return value.value(TimeUnit.MILLISECONDS);
-      }
-    }
-    return Double.NaN;
   }
 
   /** The machine's 1-minute load average: other work on a shared machine skews both modes. */
