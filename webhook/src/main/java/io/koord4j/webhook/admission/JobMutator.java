@@ -1,6 +1,7 @@
 package io.koord4j.webhook.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
@@ -68,17 +69,17 @@ public final class JobMutator {
     if (!("CREATE".equals(request.getOperation()) || update) || request.getObject() == null) {
       return AdmissionResponses.allow(request);
     }
-    JsonNode object = Json.MAPPER.valueToTree(request.getObject());
-    String apiVersion = object.path("apiVersion").asText();
-    String kind = object.path("kind").asText();
+    HasMetadata object = resource(request.getObject());
+    String apiVersion = object.getApiVersion();
+    String kind = object.getKind();
     Optional<JobAdapter<?>> adapter = adapters.find(apiVersion, kind);
     if (adapter.isEmpty()) {
       return AdmissionResponses.allow(request);
     }
     try {
       return update
-          ? checkUpdate(request, adapter.get(), Json.MAPPER.valueToTree(request.getOldObject()), object)
-          : mutate(request, adapter.get(), object, namespaceManaged);
+          ? checkUpdate(request, adapter.get())
+          : mutate(request, adapter.get(), namespaceManaged);
     } catch (IllegalArgumentException e) {
       return AdmissionResponses.deny(
           request, 400, "cannot read the " + apiVersion + " " + kind + ": " + e.getMessage());
@@ -86,8 +87,8 @@ public final class JobMutator {
   }
 
   private <T extends HasMetadata> AdmissionReview mutate(
-      AdmissionRequest request, JobAdapter<T> adapter, JsonNode raw, boolean namespaceManaged) {
-    T job = Json.MAPPER.convertValue(raw, adapter.type());
+      AdmissionRequest request, JobAdapter<T> adapter, boolean namespaceManaged) {
+    T job = typed(request.getObject(), adapter);
     if (adapter.isSkipped(job)) {
       return AdmissionResponses.allow(request);
     }
@@ -113,14 +114,35 @@ public final class JobMutator {
         request, Json.MAPPER.valueToTree(job), Json.MAPPER.valueToTree(held), warnings);
   }
 
-  private <T extends HasMetadata> AdmissionReview checkUpdate(
-      AdmissionRequest request, JobAdapter<T> adapter, JsonNode oldRaw, JsonNode newRaw) {
-    T before = Json.MAPPER.convertValue(oldRaw, adapter.type());
-    T after = Json.MAPPER.convertValue(newRaw, adapter.type());
+  private <T extends HasMetadata> AdmissionReview checkUpdate(AdmissionRequest request, JobAdapter<T> adapter) {
+    T before = typed(request.getOldObject(), adapter);
+    T after = typed(request.getObject(), adapter);
     Optional<String> refusal = RunningJobChanges.refusal(adapter, before, after);
     return refusal.isPresent()
         ? AdmissionResponses.deny(request, 422, refusal.get())
         : AdmissionResponses.allow(request);
+  }
+
+  /**
+   * A review read from JSON holds a typed resource for the built-in kinds and a generic one for the
+   * others; one built in code may hold a map.
+   */
+  private static HasMetadata resource(Object object) {
+    return object instanceof HasMetadata resource
+        ? resource
+        : Json.MAPPER.convertValue(object, GenericKubernetesResource.class);
+  }
+
+  /**
+   * The object as the adapter's type: the review already holds it so for the built-in kinds; other
+   * kinds arrive generic and are converted.
+   *
+   * @throws IllegalArgumentException when a field cannot be read as the type says
+   */
+  private static <T extends HasMetadata> T typed(Object object, JobAdapter<T> adapter) {
+    return adapter.type().isInstance(object)
+        ? adapter.type().cast(object)
+        : Json.MAPPER.convertValue(object, adapter.type());
   }
 
   static String missingQueueWarning(String queue) {
