@@ -19,7 +19,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
 /**
  * Runs benchmark B1 and writes {@code target/bench/B1.md}. Settings come from system properties:
  * {@code bench.units} (comma-separated pending-unit counts), {@code bench.warmups}, {@code
- * bench.iterations}, {@code bench.forks}.
+ * bench.iterations}, {@code bench.forks}, {@code bench.jvmArgs} (more options of the benchmark's
+ * JVM, e.g. to compare compilers).
  */
 public final class BenchmarkMain {
 
@@ -36,16 +37,17 @@ public final class BenchmarkMain {
             .warmupTime(TimeValue.seconds(1))
             .measurementTime(TimeValue.seconds(2))
             .forks(Integer.getInteger("bench.forks", 1))
-            .jvmArgsAppend("-Xmx2g")
+            .jvmArgsAppend(("-Xmx2g " + System.getProperty("bench.jvmArgs", "")).strip().split("\\s+"))
             .build();
     Collection<RunResult> results = new Runner(options).run();
+    Collection<String> jvmArgs = results.iterator().next().getParams().getJvmArgs();
     Path report = Path.of("target", "bench", "B1.md");
     Files.createDirectories(report.getParent());
-    Files.writeString(report, markdown(results));
+    Files.writeString(report, markdown(results, jvmArgs));
     System.out.println("B1 report written to " + report.toAbsolutePath());
   }
 
-  private static String markdown(Collection<RunResult> results) {
+  private static String markdown(Collection<RunResult> results, Collection<String> jvmArgs) {
     List<String> lines = new ArrayList<>();
     lines.add("# B1: admission core alone");
     lines.add("");
@@ -78,7 +80,8 @@ public final class BenchmarkMain {
     }
     lines.add("");
     lines.add("Machine: " + Runtime.getRuntime().availableProcessors() + " CPUs, "
-        + System.getProperty("java.vm.name") + " " + System.getProperty("java.version") + ".");
+        + System.getProperty("java.vm.name") + " " + System.getProperty("java.version")
+        + "; the benchmark's JVM options: `" + String.join(" ", jvmArgs) + "`.");
     return String.join("\n", lines) + "\n";
   }
 

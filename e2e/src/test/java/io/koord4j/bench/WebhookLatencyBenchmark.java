@@ -49,7 +49,8 @@ import java.util.function.BooleanSupplier;
  *
  * <p>System properties: {@code bench.b6.seconds} (per side, 60), {@code bench.b6.rate} (creates
  * per second, 200), {@code bench.b6.threads} (client threads, 32), {@code bench.b6.warmup}
- * (seconds per side, 5), {@code bench.b6.blocks} (blocks per side, 3).
+ * (seconds per side, 5), {@code bench.b6.blocks} (blocks per side, 3), {@code
+ * bench.b6.webhookJavaOptions} (more JVM options of koord4j's webhook, e.g. a flight recording).
  * Writes {@code target/bench/B6.md}; deletes its namespaces, queues and webhook configurations,
  * and stops Kueue.
  */
@@ -60,6 +61,9 @@ public final class WebhookLatencyBenchmark {
   private static final String CONNECTIONS_TOTAL = "koord4j_webhook_connections_total";
   /** 75 % (the chart's MaxRAMPercentage) of the manager's 1 GiB memory limit in the chart. */
   private static final String WEBHOOK_HEAP = "768m";
+  /** The handler alone: rounds of reviews from cold until compiled. */
+  private static final int HANDLER_ROUNDS = 8;
+  private static final int HANDLER_REVIEWS_PER_ROUND = 3_000;
   /** What the webhook's caches watch. */
   private static final String KUEUE_MUTATING = "kueue-mutating-webhook-configuration";
   private static final String KUEUE_VALIDATING = "kueue-validating-webhook-configuration";
@@ -98,6 +102,7 @@ public final class WebhookLatencyBenchmark {
       JavaProcess webhook = null;
       try {
         LocalCluster.ensureAllCrds(client);
+        awaitNoNamespaceTerminating(client);
         log("starting Kueue");
         LocalCluster.script("kueue", "up");
         createNamespace(client, ownNamespace);
@@ -106,6 +111,9 @@ public final class WebhookLatencyBenchmark {
         BooleanSupplier mutated = () -> isMutated(client, jobNamespace);
         WebhookSwitch kueue = new WebhookSwitch(client, KUEUE_MUTATING, KUEUE_VALIDATING, mutated);
         kueue.off();
+        log("koord4j's job handler alone");
+        JobReviewLoop.Result handlerAlone =
+            JobReviewLoop.run(defaultedJob(client, jobNamespace), HANDLER_ROUNDS, HANDLER_REVIEWS_PER_ROUND);
         int probePort = JavaProcess.freePort();
         webhook = startWebhook(ownNamespace, configurationPrefix, probePort);
         awaitServing(webhook, mutated);
@@ -158,7 +166,7 @@ public final class WebhookLatencyBenchmark {
             "B6",
             markdown(
                 new Run(seconds, rate, threads, blocks, loads), results, atServer, handler,
-                Math.round(connections), cpu, held));
+                Math.round(connections), cpu, handlerAlone, held));
       } finally {
         if (webhook != null) {
           webhook.stop();
@@ -192,6 +200,10 @@ public final class WebhookLatencyBenchmark {
         "KOORD4J_HTTP_PORT", Integer.toString(probePort)));
     List<String> options = new ArrayList<>(ChartJvmOptions.of("manager"));
     options.add("-Xmx" + WEBHOOK_HEAP);
+    String more = System.getProperty("bench.b6.webhookJavaOptions", "").strip();
+    if (!more.isEmpty()) {
+      options.addAll(List.of(more.split("\\s+")));
+    }
     return JavaProcess.start(
         WebhookMain.class.getName(), options, environment, Path.of("target", "bench", "logs", "b6-webhook.log"));
   }
@@ -210,9 +222,37 @@ public final class WebhookLatencyBenchmark {
     }
   }
 
+  /**
+   * A namespace being deleted, such as an earlier run's with its thousands of Jobs, keeps the API
+   * server and etcd busy for minutes: measured beside it, every side would be slower.
+   */
+  private static void awaitNoNamespaceTerminating(KubernetesClient client) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(15);
+    List<String> terminating;
+    while (!(terminating = terminatingNamespaces(client)).isEmpty()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("namespaces still being deleted after 15 minutes: " + terminating);
+      }
+      log("waiting until namespaces " + terminating + " are deleted");
+      Thread.sleep(10_000);
+    }
+  }
+
+  private static List<String> terminatingNamespaces(KubernetesClient client) {
+    return client.namespaces().list().getItems().stream()
+        .filter(namespace -> "Terminating".equals(namespace.getStatus().getPhase()))
+        .map(namespace -> namespace.getMetadata().getName())
+        .toList();
+  }
+
   /** A process of the local cluster by name, e.g. {@code kube-apiserver}. */
   private static long clusterPid(String name) {
     return Long.parseLong(LocalCluster.script("pid", name).strip());
+  }
+
+  /** The queued Job as the API server hands it to a webhook: defaulted (a dry run, no webhook registered). */
+  private static Job defaultedJob(KubernetesClient client, String namespace) {
+    return client.batch().v1().jobs().inNamespace(namespace).resource(job("review", false)).dryRun().create();
   }
 
   /** A queued Job of one short pod; {@code suspended} as a webhook would store it. */
@@ -241,7 +281,7 @@ public final class WebhookLatencyBenchmark {
 
   private static String markdown(
       Run run, Map<String, LoadResult> results, HistogramIncrease atServer, HistogramIncrease handler,
-      long connections, CpuTimes cpu, boolean held) {
+      long connections, CpuTimes cpu, JobReviewLoop.Result handlerAlone, boolean held) {
     LoadResult none = results.get("none");
     LoadResult koord4j = results.get("koord4j");
     LoadResult kueue = results.get("Kueue");
@@ -300,6 +340,16 @@ public final class WebhookLatencyBenchmark {
             ADMISSION_SECONDS, jobs, handler.count(jobs), handler.quantileMillis(jobs, 0.5),
             handler.quantileMillis(jobs, 0.99), handler.meanMillis(jobs), 100 * handler.shareWithin(jobs, 5),
             connections),
+        "",
+        String.format(Locale.ROOT,
+            "koord4j's job handler alone (`AdmissionEndpoint.reply` in the benchmark's JVM before the"
+                + " load, one thread, a queued Job's review as the API server sends it): CPU per review"
+                + " in rounds of %,d from cold, %s µs; the JVM's CPU for those %,d reviews %.1f s"
+                + " (compiling included) against %.1f s at the last round's rate.",
+            handlerAlone.perRound(), handlerAlone.microsPerReview().stream()
+                .map(micros -> String.format(Locale.ROOT, "%.0f", micros)).toList(),
+            handlerAlone.reviews(), handlerAlone.processCpu().toMillis() / 1000.0,
+            handlerAlone.atCompiledRate().toMillis() / 1000.0),
         "",
         "Jobs created through either webhook were stored suspended: " + (held ? "yes" : "NO") + ".",
         none.firstFailure().or(koord4j::firstFailure).or(kueue::firstFailure)
