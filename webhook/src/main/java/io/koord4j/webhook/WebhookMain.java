@@ -28,7 +28,7 @@ public final class WebhookMain {
     WebhookSettings settings = WebhookSettings.fromEnvironment(env);
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     AtomicBoolean serving = new AtomicBoolean();
-    ProbeServer probes = ProbeServer.start(httpPort(env), registry, serving::get, settings.sharedPort());
+    ProbeServer probes = ProbeServer.start(WebhookSettings.port(env, "KOORD4J_HTTP_PORT", 8080), registry, serving::get, settings.sharedPort());
     KubernetesClient client = NativeTlsClientFactory.client();
     WebhookServer server = WebhookServer.withAllHandlers(client, settings, registry);
     CountDownLatch stopped = new CountDownLatch(1);
@@ -51,14 +51,5 @@ public final class WebhookMain {
     }
     serving.set(true);
     stopped.await();
-  }
-
-  private static int httpPort(Map<String, String> env) {
-    String port = env.getOrDefault("KOORD4J_HTTP_PORT", "8080");
-    try {
-      return Integer.parseInt(port);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("KOORD4J_HTTP_PORT must be a port number, got " + port);
-    }
   }
 }

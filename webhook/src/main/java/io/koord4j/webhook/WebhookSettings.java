@@ -95,14 +95,9 @@ public record WebhookSettings(
       settings = settings.withNames(settings.secretName(), WebhookConfigurations.Names.prefixed(prefix.strip()));
     }
     String urlHost = env.get("KOORD4J_WEBHOOK_URL_HOST");
-    String port = value(env, "KOORD4J_WEBHOOK_PORT", "9443");
-    try {
-      return urlHost == null || urlHost.isBlank()
-          ? settings
-          : settings.withLocalUrl(urlHost, Integer.parseInt(port));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("KOORD4J_WEBHOOK_PORT must be a port number, got " + port);
-    }
+    return urlHost == null || urlHost.isBlank()
+        ? settings
+        : settings.withLocalUrl(urlHost, port(env, "KOORD4J_WEBHOOK_PORT", 9443));
   }
 
   /**
@@ -162,6 +157,20 @@ public record WebhookSettings(
           "KOORD4J_MANAGED_NAMESPACES must be key=value, got " + keyValue);
     }
     return new LabelSelectorBuilder().addToMatchLabels(parts[0].strip(), parts[1].strip()).build();
+  }
+
+  /**
+   * The port the variable names, or {@code fallback} when it is unset.
+   *
+   * @throws IllegalArgumentException naming the variable when its value is not a number
+   */
+  static int port(Map<String, String> env, String name, int fallback) {
+    String port = value(env, name, Integer.toString(fallback));
+    try {
+      return Integer.parseInt(port);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + " must be a port number, got " + port);
+    }
   }
 
   private static String value(Map<String, String> env, String name, String fallback) {
