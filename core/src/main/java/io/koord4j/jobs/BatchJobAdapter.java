@@ -128,7 +128,7 @@ public final class BatchJobAdapter implements JobAdapter<Job> {
   }
 
   @Override
-  public Job withSuspended(Job job, boolean suspended) {
-    return new JobBuilder(job).editSpec().withSuspend(suspended).endSpec().build();
+  public List<JsonField> suspensionFields(boolean suspended) {
+    return List.of(JsonField.of(suspended, "spec", "suspend"));
   }
 }

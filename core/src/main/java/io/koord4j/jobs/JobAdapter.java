@@ -1,13 +1,16 @@
 package io.koord4j.jobs;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.koord4j.api.WellKnown;
 import io.koord4j.quantity.ResourceQuantities;
 import java.math.BigDecimal;
 import java.time.Instant;
-import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,11 +45,12 @@ public interface JobAdapter<T extends HasMetadata> {
   }
 
   /**
-   * Whether the queue leaves the job alone even if it names a queue: it opted out (see {@link
-   * QueueMembership#optsOut}); kinds add their own cases, e.g. a part of a job queued as a whole.
+   * Whether the queue leaves a job with this metadata alone even if it names a queue: it opted
+   * out (see {@link QueueMembership#optsOut}); kinds add their own cases, e.g. a part of a job
+   * queued as a whole. Read from the metadata alone, so that the webhook need not read the job.
    */
-  default boolean isSkipped(T job) {
-    return QueueMembership.optsOut(job.getMetadata());
+  default boolean isSkipped(ObjectMeta metadata) {
+    return QueueMembership.optsOut(metadata);
   }
 
   /**
@@ -54,22 +58,31 @@ public interface JobAdapter<T extends HasMetadata> {
    * QueueMembership}) or lives in a namespace the queue manages.
    */
   default boolean isManaged(T job, boolean namespaceIsManaged) {
-    return !isSkipped(job) && QueueMembership.isManaged(job.getMetadata(), namespaceIsManaged);
+    return !isSkipped(job.getMetadata())
+        && QueueMembership.isManaged(job.getMetadata(), namespaceIsManaged);
   }
 
   /**
-   * The queue the job names, with the precedence documented on {@link QueueMembership}; none when
-   * the job is skipped.
+   * The queue a job with this metadata names, with the precedence documented on {@link
+   * QueueMembership}; none when the job is skipped.
    */
-  default Optional<String> queueName(T job) {
-    return isSkipped(job) ? Optional.empty() : QueueMembership.queueName(job.getMetadata());
+  default Optional<String> queueName(ObjectMeta metadata) {
+    return isSkipped(metadata) ? Optional.empty() : QueueMembership.queueName(metadata);
   }
 
   /** Whether the job is held back so that it starts no pods. */
   boolean isSuspended(T job);
 
+  /**
+   * The fields of the kind's JSON, with their values, that hold a job back ({@code true}) or let
+   * it start its pods ({@code false}).
+   */
+  List<JsonField> suspensionFields(boolean suspended);
+
   /** A copy of the job, suspended or allowed to start its pods. */
-  T withSuspended(T job, boolean suspended);
+  default T withSuspended(T job, boolean suspended) {
+    return withFields(job, suspensionFields(suspended));
+  }
 
   /** A copy of the job, suspended. */
   default T suspend(T job) {
@@ -77,25 +90,40 @@ public interface JobAdapter<T extends HasMetadata> {
   }
 
   /**
-   * The job held for the queue: suspended and marked as taken into it (koord-queue's {@code
-   * job-has-enqueued} and {@code job-enqueue-timestamp}, an earlier time kept). The job itself
-   * when it is both already, else a copy. The webhook holds a job this way as it is created, so
-   * that the queue has nothing to write before it creates the job's unit.
+   * The fields that hold a job with this metadata for the queue: suspended and marked as taken
+   * into it (koord-queue's {@code job-has-enqueued} and {@code job-enqueue-timestamp}, an earlier
+   * time kept). The webhook sets them as a job is created, so that the queue has nothing to write
+   * before it creates the job's unit.
    */
+  default List<JsonField> enqueueFields(ObjectMeta metadata, Instant now) {
+    List<JsonField> fields = new ArrayList<>(suspensionFields(true));
+    fields.add(JsonField.of("true", "metadata", "annotations", WellKnown.JOB_HAS_ENQUEUED));
+    Map<String, String> annotations = metadata == null ? null : metadata.getAnnotations();
+    if (annotations == null || !annotations.containsKey(WellKnown.JOB_ENQUEUE_TIMESTAMP)) {
+      fields.add(
+          JsonField.of(now.toString(), "metadata", "annotations", WellKnown.JOB_ENQUEUE_TIMESTAMP));
+    }
+    return fields;
+  }
+
+  /** The job held for the queue (see {@link #enqueueFields}): the job itself when it is already. */
   default T enqueued(T job, Instant now) {
     Map<String, String> annotations = job.getMetadata() == null ? null : job.getMetadata().getAnnotations();
     if (isSuspended(job) && annotations != null && "true".equals(annotations.get(WellKnown.JOB_HAS_ENQUEUED))) {
       return job;
     }
-    T held = suspend(job);
-    if (held.getMetadata() == null) {
-      held.setMetadata(new ObjectMeta());
+    return withFields(job, enqueueFields(job.getMetadata(), now));
+  }
+
+  /** A copy of the job with the fields set, read back into the kind's type. */
+  private T withFields(T job, List<JsonField> fields) {
+    ObjectNode json = Serialization.jsonMapper().valueToTree(job);
+    JsonFieldEdit.apply(json, fields);
+    try {
+      return Serialization.jsonMapper().treeToValue(json, type());
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("cannot read the " + kind() + " back: " + e.getOriginalMessage(), e);
     }
-    Map<String, String> marked = new HashMap<>(annotations == null ? Map.of() : annotations);
-    marked.putIfAbsent(WellKnown.JOB_ENQUEUE_TIMESTAMP, now.toString());
-    marked.put(WellKnown.JOB_HAS_ENQUEUED, "true");
-    held.getMetadata().setAnnotations(marked);
-    return held;
   }
 
   /** A copy of the job, allowed to start its pods. */

@@ -215,11 +215,6 @@ final class JobFields {
     return isTrue(object(root(job), "spec", "").orElse(null), "suspend");
   }
 
-  /** A copy with {@code spec.suspend} set. */
-  static <T extends GenericKubernetesResource> T withSpecSuspend(T job, boolean suspend) {
-    return editedCopy(job, copy -> mutableObject(root(copy), "spec").put("suspend", suspend));
-  }
-
   /** A deep copy with {@code edit} applied to it, so that adapters never change the job they are given. */
   static <T extends GenericKubernetesResource> T editedCopy(T job, Consumer<T> edit) {
     T copy = Serialization.clone(job);

@@ -120,10 +120,7 @@ abstract class KubeflowJobAdapter<T extends GenericKubernetesResource> implement
   }
 
   @Override
-  public T withSuspended(T job, boolean suspended) {
-    return JobFields.editedCopy(job, copy -> {
-      Map<String, Object> spec = JobFields.mutableObject(JobFields.root(copy), "spec");
-      JobFields.mutableObject(spec, "runPolicy").put("suspend", suspended);
-    });
+  public List<JsonField> suspensionFields(boolean suspended) {
+    return List.of(JsonField.of(suspended, "spec", "runPolicy", "suspend"));
   }
 }

@@ -1,6 +1,7 @@
 package io.koord4j.jobs;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.util.List;
@@ -23,11 +24,11 @@ public final class RayClusterAdapter implements SuspendedInSpec<RayCluster> {
   }
 
   @Override
-  public boolean isSkipped(RayCluster cluster) {
-    List<OwnerReference> owners = cluster.getMetadata().getOwnerReferences();
+  public boolean isSkipped(ObjectMeta metadata) {
+    List<OwnerReference> owners = metadata == null ? null : metadata.getOwnerReferences();
     boolean ownedByRayJob =
         owners != null && owners.stream().anyMatch(owner -> RAY_JOB.equals(owner.getKind()));
-    return ownedByRayJob || SuspendedInSpec.super.isSkipped(cluster);
+    return ownedByRayJob || SuspendedInSpec.super.isSkipped(metadata);
   }
 
   @Override

@@ -11,7 +11,6 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -62,16 +61,12 @@ public final class SparkApplicationAdapter implements JobAdapter<SparkApplicatio
   }
 
   @Override
-  public SparkApplication withSuspended(SparkApplication app, boolean suspended) {
-    SparkApplication copy = JobFields.withSpecSuspend(app, suspended);
-    Map<String, String> annotations = new LinkedHashMap<>(orEmpty(copy.getMetadata().getAnnotations()));
-    if (suspended) {
-      annotations.put(SUSPEND_ANNOTATION, "true");
-    } else {
-      annotations.remove(SUSPEND_ANNOTATION);
-    }
-    copy.getMetadata().setAnnotations(annotations);
-    return copy;
+  public List<JsonField> suspensionFields(boolean suspended) {
+    return List.of(
+        JsonField.of(suspended, "spec", "suspend"),
+        suspended
+            ? JsonField.of("true", "metadata", "annotations", SUSPEND_ANNOTATION)
+            : JsonField.absent("metadata", "annotations", SUSPEND_ANNOTATION));
   }
 
   /** The operator copies each role's {@code labels} and {@code annotations} onto its pods. */
@@ -198,9 +193,5 @@ public final class SparkApplicationAdapter implements JobAdapter<SparkApplicatio
       }
     }
     return containers;
-  }
-
-  private static <K, V> Map<K, V> orEmpty(Map<K, V> map) {
-    return map == null ? Map.of() : map;
   }
 }

@@ -1,6 +1,7 @@
 package io.koord4j.jobs;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.util.List;
 
 /** A kind held back by {@code spec.suspend}, as Kueue suspends RayJobs, RayClusters and Workflows. */
 public interface SuspendedInSpec<T extends GenericKubernetesResource> extends JobAdapter<T> {
@@ -11,7 +12,7 @@ public interface SuspendedInSpec<T extends GenericKubernetesResource> extends Jo
   }
 
   @Override
-  default T withSuspended(T job, boolean suspended) {
-    return JobFields.withSpecSuspend(job, suspended);
+  default List<JsonField> suspensionFields(boolean suspended) {
+    return List.of(JsonField.of(suspended, "spec", "suspend"));
   }
 }

@@ -34,7 +34,7 @@ class AdapterInputTest {
     T job = Fixtures.load(fixture, adapter.type());
     String before = Serialization.asJson(job);
 
-    adapter.queueName(job);
+    adapter.queueName(job.getMetadata());
     adapter.isSuspended(job);
     adapter.status(job);
     adapter.resumptionSeen(job);

@@ -199,7 +199,7 @@ class BatchJobAdapterTest {
   void aJobNamingAQueueIsManagedInAnyNamespace(String fixture, String queue) {
     Job job = Fixtures.job(fixture);
 
-    assertThat(adapter.queueName(job)).contains(queue);
+    assertThat(adapter.queueName(job.getMetadata())).contains(queue);
     assertThat(adapter.isManaged(job, false)).isTrue();
   }
 
@@ -209,7 +209,7 @@ class BatchJobAdapterTest {
     Job job = plainJob().editMetadata().addToLabels(label, "q").endMetadata().build();
 
     assertThat(adapter.isManaged(job, false)).isTrue();
-    assertThat(adapter.queueName(job)).contains("q");
+    assertThat(adapter.queueName(job.getMetadata())).contains("q");
   }
 
   @ParameterizedTest
@@ -222,7 +222,7 @@ class BatchJobAdapterTest {
     Job job = plainJob().editMetadata().addToAnnotations(annotation, "q").endMetadata().build();
 
     assertThat(adapter.isManaged(job, false)).isTrue();
-    assertThat(adapter.queueName(job)).contains("q");
+    assertThat(adapter.queueName(job.getMetadata())).contains("q");
   }
 
   @Test
@@ -231,7 +231,7 @@ class BatchJobAdapterTest {
 
     assertThat(adapter.isManaged(job, false)).isFalse();
     assertThat(adapter.isManaged(job, true)).isTrue();
-    assertThat(adapter.queueName(job)).isEmpty();
+    assertThat(adapter.queueName(job.getMetadata())).isEmpty();
   }
 
   @Test
@@ -263,8 +263,8 @@ class BatchJobAdapterTest {
             .endMetadata()
             .build();
 
-    assertThat(adapter.queueName(all)).contains("kueue-queue");
-    assertThat(adapter.queueName(quotaAndAnnotation)).contains("quota");
+    assertThat(adapter.queueName(all.getMetadata())).contains("kueue-queue");
+    assertThat(adapter.queueName(quotaAndAnnotation.getMetadata())).contains("quota");
   }
 
   /** A builder over the fixture that names no queue, to add one way of naming a queue. */

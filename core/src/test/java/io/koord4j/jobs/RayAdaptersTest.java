@@ -24,7 +24,7 @@ class RayAdaptersTest {
     assertThat(rayJobs.totalRequests(job))
         .containsEntry("cpu", new BigDecimal("0.6"))
         .containsEntry("memory", BigDecimal.valueOf(4L << 30));
-    assertThat(rayJobs.queueName(job)).contains("team-a");
+    assertThat(rayJobs.queueName(job.getMetadata())).contains("team-a");
     assertThat(rayJobs.status(job)).isEqualTo(JobPhase.SUCCEEDED);
   }
 
@@ -60,8 +60,8 @@ class RayAdaptersTest {
   void theClusterOfARayJobIsNotQueuedTwice() {
     RayCluster owned = Fixtures.load("raycluster-of-rayjob", RayCluster.class);
 
-    assertThat(rayClusters.isSkipped(owned)).isTrue();
-    assertThat(rayClusters.queueName(owned)).isEmpty();
+    assertThat(rayClusters.isSkipped(owned.getMetadata())).isTrue();
+    assertThat(rayClusters.queueName(owned.getMetadata())).isEmpty();
     assertThat(rayClusters.isManaged(owned, true)).isFalse();
   }
 
@@ -70,7 +70,7 @@ class RayAdaptersTest {
     RayCluster cluster = Fixtures.load("raycluster-autoscaling", RayCluster.class);
     cluster.getMetadata().setLabels(Map.of(WellKnown.QUOTA_NAME, "team-a", WellKnown.SKIP_QUEUE_LABEL, "true"));
 
-    assertThat(rayClusters.queueName(cluster)).isEmpty();
+    assertThat(rayClusters.queueName(cluster.getMetadata())).isEmpty();
     assertThat(rayClusters.isManaged(cluster, true)).isFalse();
   }
 
@@ -78,7 +78,7 @@ class RayAdaptersTest {
   void aWorkerGroupWithoutReplicasNamesTheField() {
     RayCluster cluster = Fixtures.load("raycluster-missing-replicas", RayCluster.class);
 
-    assertThat(rayClusters.isSkipped(cluster)).isFalse();
+    assertThat(rayClusters.isSkipped(cluster.getMetadata())).isFalse();
     assertThatThrownBy(() -> rayClusters.podSets(cluster))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("spec.workerGroupSpecs[0].replicas: is required");

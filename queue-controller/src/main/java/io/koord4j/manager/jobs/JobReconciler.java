@@ -74,7 +74,7 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
 
   @Override
   public UpdateControl<T> reconcile(T job, Context<T> context) {
-    Optional<String> queue = adapter.queueName(job);
+    Optional<String> queue = adapter.queueName(job.getMetadata());
     if (queue.isEmpty()) {
       return UpdateControl.noUpdate();
     }

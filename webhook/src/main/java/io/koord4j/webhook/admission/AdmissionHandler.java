@@ -7,6 +7,9 @@ import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
  * make no client calls of their own; what they need to know about the cluster is passed in as
  * lookup functions, so they are tested on plain reviews.
  *
+ * <p>The request's {@code object} and {@code oldObject} are JSON trees ({@code JsonNode}) as the
+ * endpoint reads them, or what a test puts there; a handler reads them as the type it needs.
+ *
  * <p>The returned review carries a response whose uid is the request's uid.
  */
 @FunctionalInterface

@@ -41,7 +41,12 @@ public final class AdmissionResponses {
    */
   public static AdmissionReview allowAs(
       AdmissionRequest request, JsonNode before, JsonNode after, List<String> warnings) {
-    JsonNode patch = diff(before, after);
+    return allowPatched(request, diff(before, after), warnings);
+  }
+
+  /** Allows the object with the RFC 6902 {@code patch} applied, or unchanged when it is empty. */
+  public static AdmissionReview allowPatched(
+      AdmissionRequest request, JsonNode patch, List<String> warnings) {
     if (patch.isEmpty()) {
       return allow(request, warnings);
     }

@@ -1,7 +1,8 @@
 package io.koord4j.webhook.admission;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
@@ -9,8 +10,10 @@ import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import io.koord4j.api.WellKnown;
 import io.koord4j.jobs.JobAdapter;
 import io.koord4j.jobs.JobAdapters;
+import io.koord4j.jobs.JsonField;
+import io.koord4j.jobs.JsonFieldEdit;
 import java.time.Clock;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,7 +21,7 @@ import java.util.Optional;
 /**
  * Holds queued jobs back when they are created: every job kind known to {@link JobAdapters} that
  * names a queue or quota, or lives in a managed namespace, is stored suspended and marked as taken
- * into the queue ({@link JobAdapter#enqueued}), so that no pod starts before the queue admits the
+ * into the queue ({@link JobAdapter#enqueueFields}), so that no pod starts before the queue admits the
  * whole gang and the queue has nothing to write before it creates the job's unit. A job its kind
  * skips (see {@link JobAdapter#isSkipped}), such as the RayCluster of a RayJob, is left as it is.
  *
@@ -69,9 +72,9 @@ public final class JobMutator {
     if (!("CREATE".equals(request.getOperation()) || update) || request.getObject() == null) {
       return AdmissionResponses.allow(request);
     }
-    HasMetadata object = resource(request.getObject());
-    String apiVersion = object.getApiVersion();
-    String kind = object.getKind();
+    ObjectNode job = json(request.getObject());
+    String apiVersion = job.path("apiVersion").asText();
+    String kind = job.path("kind").asText();
     Optional<JobAdapter<?>> adapter = adapters.find(apiVersion, kind);
     if (adapter.isEmpty()) {
       return AdmissionResponses.allow(request);
@@ -79,21 +82,25 @@ public final class JobMutator {
     try {
       return update
           ? checkUpdate(request, adapter.get())
-          : mutate(request, adapter.get(), namespaceManaged);
+          : hold(request, job, adapter.get(), namespaceManaged);
     } catch (IllegalArgumentException e) {
       return AdmissionResponses.deny(
           request, 400, "cannot read the " + apiVersion + " " + kind + ": " + e.getMessage());
     }
   }
 
-  private <T extends HasMetadata> AdmissionReview mutate(
-      AdmissionRequest request, JobAdapter<T> adapter, boolean namespaceManaged) {
-    T job = typed(request.getObject(), adapter);
-    if (adapter.isSkipped(job)) {
+  /**
+   * Holds a created job for its queue by patching the fields that do so, read and written on the
+   * job's JSON: the job's own fields are left unread (the API server checks them).
+   */
+  private AdmissionReview hold(
+      AdmissionRequest request, ObjectNode job, JobAdapter<?> adapter, boolean namespaceManaged) {
+    ObjectMeta metadata = metadata(job);
+    if (adapter.isSkipped(metadata)) {
       return AdmissionResponses.allow(request);
     }
     String namespace = request.getNamespace();
-    Optional<String> named = adapter.queueName(job);
+    Optional<String> named = adapter.queueName(metadata);
     Optional<String> queue =
         named.or(
             () ->
@@ -103,15 +110,17 @@ public final class JobMutator {
     if (queue.isEmpty() && !namespaceManaged) {
       return AdmissionResponses.allow(request);
     }
-    T labelled = queue.isPresent() && !hasQueueLabel(job) ? withQueueLabel(job, queue.get()) : job;
-    T held = adapter.enqueued(labelled, clock.instant());
+    List<JsonField> fields = new ArrayList<>();
+    if (queue.isPresent() && !hasQueueLabel(metadata)) {
+      fields.add(JsonField.of(queue.get(), "metadata", "labels", WellKnown.KUEUE_QUEUE_NAME));
+    }
+    fields.addAll(adapter.enqueueFields(metadata, clock.instant()));
     List<String> warnings =
         named
             .filter(name -> !queues.exists(name))
             .map(name -> List.of(missingQueueWarning(name)))
             .orElse(List.of());
-    return AdmissionResponses.allowAs(
-        request, Json.MAPPER.valueToTree(job), Json.MAPPER.valueToTree(held), warnings);
+    return AdmissionResponses.allowPatched(request, JsonFieldEdit.apply(job, fields), warnings);
   }
 
   private <T extends HasMetadata> AdmissionReview checkUpdate(AdmissionRequest request, JobAdapter<T> adapter) {
@@ -123,19 +132,23 @@ public final class JobMutator {
         : AdmissionResponses.allow(request);
   }
 
-  /**
-   * A review read from JSON holds a typed resource for the built-in kinds and a generic one for the
-   * others; one built in code may hold a map.
-   */
-  private static HasMetadata resource(Object object) {
-    return object instanceof HasMetadata resource
-        ? resource
-        : Json.MAPPER.convertValue(object, GenericKubernetesResource.class);
+  /** A copy of the review's object as JSON, which a review read by the endpoint holds already. */
+  private static ObjectNode json(Object object) {
+    JsonNode json = object instanceof JsonNode tree ? tree.deepCopy() : Json.MAPPER.valueToTree(object);
+    return json instanceof ObjectNode job ? job : Json.MAPPER.createObjectNode();
+  }
+
+  /** @throws IllegalArgumentException when the metadata cannot be read as such */
+  private static ObjectMeta metadata(ObjectNode job) {
+    try {
+      return Json.MAPPER.treeToValue(job.get("metadata"), ObjectMeta.class);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("metadata: " + e.getOriginalMessage(), e);
+    }
   }
 
   /**
-   * The object as the adapter's type: the review already holds it so for the built-in kinds; other
-   * kinds arrive generic and are converted.
+   * The object as the adapter's type.
    *
    * @throws IllegalArgumentException when a field cannot be read as the type says
    */
@@ -149,8 +162,8 @@ public final class JobMutator {
     return "queue \"" + queue + "\" does not exist; the job stays suspended until it is created";
   }
 
-  private static boolean hasQueueLabel(HasMetadata job) {
-    Map<String, String> labels = job.getMetadata() == null ? null : job.getMetadata().getLabels();
+  private static boolean hasQueueLabel(ObjectMeta metadata) {
+    Map<String, String> labels = metadata == null ? null : metadata.getLabels();
     return labels != null
         && (isSet(labels.get(WellKnown.KUEUE_QUEUE_NAME))
             || isSet(labels.get(WellKnown.QUOTA_NAME)));
@@ -158,19 +171,5 @@ public final class JobMutator {
 
   private static boolean isSet(String value) {
     return value != null && !value.isBlank();
-  }
-
-  private static <T extends HasMetadata> T withQueueLabel(T job, String queue) {
-    T copy = Json.KUBERNETES.clone(job);
-    if (copy.getMetadata() == null) {
-      copy.setMetadata(new ObjectMeta());
-    }
-    Map<String, String> labels = new LinkedHashMap<>();
-    if (copy.getMetadata().getLabels() != null) {
-      labels.putAll(copy.getMetadata().getLabels());
-    }
-    labels.put(WellKnown.KUEUE_QUEUE_NAME, queue);
-    copy.getMetadata().setLabels(labels);
-    return copy;
   }
 }

@@ -15,11 +15,11 @@ final class RunningJobChanges {
 
   /** Why the update is refused; empty when it is allowed. */
   static <T extends HasMetadata> Optional<String> refusal(JobAdapter<T> adapter, T before, T after) {
-    Optional<String> queue = adapter.queueName(before);
+    Optional<String> queue = adapter.queueName(before.getMetadata());
     if (queue.isEmpty() || adapter.isSuspended(before) || adapter.isSuspended(after)) {
       return Optional.empty();
     }
-    Optional<String> newQueue = adapter.queueName(after);
+    Optional<String> newQueue = adapter.queueName(after.getMetadata());
     if (!queue.equals(newQueue)) {
       return Optional.of(
           "metadata.labels: the queue of a running job cannot change (from \"" + queue.get()

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import io.koord4j.webhook.admission.AdmissionResponses;
@@ -55,12 +56,31 @@ public final class AdmissionEndpoint {
     }
     AdmissionReview review;
     try {
-      review = Json.MAPPER.treeToValue(tree, AdmissionReview.class);
+      review = withObjectsAsTrees(tree);
     } catch (JsonProcessingException | RuntimeException e) {
       return HttpReply.badRequest("malformed AdmissionReview: " + firstLine(e));
     }
     received.accept(review.getRequest());
     return HttpReply.json(Json.KUBERNETES.asJson(answer(route, review, failed)));
+  }
+
+  /**
+   * The review with its request's {@code object} and {@code oldObject} left as JSON trees: each
+   * handler reads them as the type it needs, or not at all (see {@link
+   * io.koord4j.webhook.admission.AdmissionHandler}).
+   */
+  private static AdmissionReview withObjectsAsTrees(JsonNode tree) throws JsonProcessingException {
+    ObjectNode request = (ObjectNode) tree.get("request");
+    JsonNode object = request.remove("object");
+    JsonNode oldObject = request.remove("oldObject");
+    AdmissionReview review = Json.MAPPER.treeToValue(tree, AdmissionReview.class);
+    review.getRequest().setObject(presentOrNull(object));
+    review.getRequest().setOldObject(presentOrNull(oldObject));
+    return review;
+  }
+
+  private static JsonNode presentOrNull(JsonNode node) {
+    return node == null || node.isNull() ? null : node;
   }
 
   /**

@@ -242,17 +242,36 @@ class JobMutatorTest {
   }
 
   @Test
-  void unreadableJobIsRefusedWithTheReason() {
+  void aCreatedJobWhoseSuspensionCannotBeWrittenIsRefusedNamingTheField() {
     AdmissionReview request = create(job(NS, Map.of(WellKnown.KUEUE_QUEUE_NAME, "gpu"), Map.of()));
+    objectOf(request).put("spec", "none");
+
+    AdmissionReview answer = labelled.handle(request);
+
+    assertThat(answer.getResponse().getAllowed()).isFalse();
+    assertThat(answer.getResponse().getStatus().getCode()).isEqualTo(400);
+    assertThat(answer.getResponse().getStatus().getMessage())
+        .isEqualTo("cannot read the batch/v1 Job: /spec must be an object, found STRING");
+  }
+
+  @Test
+  void anUnreadableUpdateIsRefusedWithTheReason() {
+    Job running = running(job(NS, Map.of(WellKnown.KUEUE_QUEUE_NAME, "gpu"), Map.of()));
+    AdmissionReview request = Reviews.update(running, running);
     @SuppressWarnings("unchecked")
-    Map<String, Object> object = (Map<String, Object>) request.getRequest().getObject();
-    ((Map<String, Object>) object.get("spec")).put("parallelism", "many");
+    Map<String, Object> spec = (Map<String, Object>) objectOf(request).get("spec");
+    spec.put("parallelism", "many");
 
     AdmissionReview answer = labelled.handle(request);
 
     assertThat(answer.getResponse().getAllowed()).isFalse();
     assertThat(answer.getResponse().getStatus().getCode()).isEqualTo(400);
     assertThat(answer.getResponse().getStatus().getMessage()).contains("batch/v1 Job", "many");
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> objectOf(AdmissionReview request) {
+    return (Map<String, Object>) request.getRequest().getObject();
   }
 
   @Test
