@@ -1,36 +1,45 @@
 package io.koord4j.jobs;
 
-import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.util.List;
 
 /**
- * A field of an object's JSON and the value it must hold; a {@code null} value means the field
- * must be absent. Jobs are held and released by such fields (see {@link JobAdapter#suspensionFields}),
- * so that the webhook can write them as a patch without reading the job into its type.
+ * A field of an object's JSON, named by the properties that lead to it, and the value it must
+ * hold; a {@code null} value means the field must be absent. Jobs are held and released by such
+ * fields (see {@link JobAdapter#suspensionFields}), so that the webhook can write them as a patch
+ * without reading the job into its type.
  */
-public record JsonField(JsonPointer path, JsonNode value) {
+public record JsonField(List<String> path, JsonNode value) {
+
+  public JsonField {
+    if (path.isEmpty()) {
+      throw new IllegalArgumentException("a field needs a path");
+    }
+    path = List.copyOf(path);
+  }
 
   /** The field under {@code properties}, e.g. {@code ("spec", "suspend")}, holding {@code value}. */
   public static JsonField of(boolean value, String... properties) {
-    return new JsonField(pointer(properties), JsonNodeFactory.instance.booleanNode(value));
+    return new JsonField(List.of(properties), JsonNodeFactory.instance.booleanNode(value));
   }
 
   /** The field under {@code properties} holding the string {@code value}. */
   public static JsonField of(String value, String... properties) {
-    return new JsonField(pointer(properties), JsonNodeFactory.instance.textNode(value));
+    return new JsonField(List.of(properties), JsonNodeFactory.instance.textNode(value));
   }
 
   /** The field under {@code properties}, which must be absent. */
   public static JsonField absent(String... properties) {
-    return new JsonField(pointer(properties), null);
+    return new JsonField(List.of(properties), null);
   }
 
-  private static JsonPointer pointer(String... properties) {
-    JsonPointer pointer = JsonPointer.empty();
-    for (String property : properties) {
-      pointer = pointer.appendProperty(property);
+  /** The RFC 6901 pointer to the field's first {@code depth} properties, e.g. {@code /spec}. */
+  public String pointer(int depth) {
+    StringBuilder pointer = new StringBuilder();
+    for (String property : path.subList(0, depth)) {
+      pointer.append('/').append(property.replace("~", "~0").replace("/", "~1"));
     }
-    return pointer;
+    return pointer.toString();
   }
 }

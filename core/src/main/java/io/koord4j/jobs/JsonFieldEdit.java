@@ -1,6 +1,5 @@
 package io.koord4j.jobs;
 
-import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -38,60 +37,59 @@ public final class JsonFieldEdit {
    *     in place and so becomes part of that operation's value, needing none of its own
    */
   private static void set(ObjectNode object, JsonField field, ArrayNode patch, Set<JsonNode> added) {
+    List<String> path = field.path();
+    int last = path.size() - 1;
     ObjectNode parent = object;
-    JsonPointer walked = JsonPointer.empty();
-    JsonPointer rest = field.path();
-    while (!rest.tail().matches()) {
-      String property = rest.getMatchingProperty();
-      walked = walked.appendProperty(property);
+    for (int depth = 0; depth < last; depth++) {
+      String property = path.get(depth);
       JsonNode child = parent.get(property);
       if (child == null || child.isNull()) {
         if (field.value() != null) {
-          JsonNode created = nested(rest.tail(), field.value(), added);
+          JsonNode created = nested(path.subList(depth + 1, path.size()), field.value(), added);
           parent.set(property, created);
           if (!added.contains(parent)) {
-            operation(patch, "add", walked, created);
+            operation(patch, "add", field.pointer(depth + 1), created);
           }
         }
         return;
       }
       if (!child.isObject()) {
-        throw new IllegalArgumentException(walked + " must be an object, found " + child.getNodeType());
+        throw new IllegalArgumentException(
+            field.pointer(depth + 1) + " must be an object, found " + child.getNodeType());
       }
       parent = (ObjectNode) child;
-      rest = rest.tail();
     }
-    String leaf = rest.getMatchingProperty();
+    String leaf = path.get(last);
     JsonNode current = parent.get(leaf);
     boolean inAdded = added.contains(parent);
     if (field.value() == null) {
       if (current != null) {
         parent.remove(leaf);
         if (!inAdded) {
-          operation(patch, "remove", field.path(), null);
+          operation(patch, "remove", field.pointer(path.size()), null);
         }
       }
     } else if (!field.value().equals(current)) {
       parent.set(leaf, field.value());
       if (!inAdded) {
-        operation(patch, current == null ? "add" : "replace", field.path(), field.value());
+        operation(patch, current == null ? "add" : "replace", field.pointer(path.size()), field.value());
       }
     }
   }
 
-  /** {@code value} inside objects named by the pointer's properties, each recorded as added. */
-  private static JsonNode nested(JsonPointer path, JsonNode value, Set<JsonNode> added) {
-    if (path.matches()) {
+  /** {@code value} inside objects named by {@code properties}, each recorded as added. */
+  private static JsonNode nested(List<String> properties, JsonNode value, Set<JsonNode> added) {
+    if (properties.isEmpty()) {
       return value;
     }
     ObjectNode wrapper = JsonNodeFactory.instance.objectNode();
     added.add(wrapper);
-    wrapper.set(path.getMatchingProperty(), nested(path.tail(), value, added));
+    wrapper.set(properties.get(0), nested(properties.subList(1, properties.size()), value, added));
     return wrapper;
   }
 
-  private static void operation(ArrayNode patch, String op, JsonPointer path, JsonNode value) {
-    ObjectNode operation = patch.addObject().put("op", op).put("path", path.toString());
+  private static void operation(ArrayNode patch, String op, String path, JsonNode value) {
+    ObjectNode operation = patch.addObject().put("op", op).put("path", path);
     if (value != null) {
       operation.set("value", value);
     }
