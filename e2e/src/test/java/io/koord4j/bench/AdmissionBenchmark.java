@@ -73,6 +73,7 @@ public final class AdmissionBenchmark {
     try (KubernetesClient client = BenchClients.admin(threads);
         BenchNodes pool = new BenchNodes(client, run)) {
       LocalCluster.ensureAllCrds(client);
+      BenchNamespace.awaitNoneTerminating(client);
       // Only the system measured may see the jobs.
       LocalCluster.script("kueue", "down");
       log("creating " + nodes + " KWOK nodes in pool " + run);

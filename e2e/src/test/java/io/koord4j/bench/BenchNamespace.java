@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -48,5 +49,29 @@ final class BenchNamespace implements AutoCloseable {
       }
       Thread.sleep(1000);
     }
+  }
+
+  /**
+   * Waits until no namespace is being deleted: a namespace left by an earlier run with thousands of
+   * jobs keeps the API server and etcd busy for minutes, which the next run would measure beside.
+   */
+  static void awaitNoneTerminating(KubernetesClient client) throws InterruptedException {
+    long deadline = System.nanoTime() + DELETE_TIMEOUT.toNanos();
+    List<String> terminating;
+    while (!(terminating = terminating(client)).isEmpty()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "namespaces still being deleted after " + DELETE_TIMEOUT + ": " + terminating);
+      }
+      System.out.println("waiting until namespaces " + terminating + " are deleted");
+      Thread.sleep(10_000);
+    }
+  }
+
+  private static List<String> terminating(KubernetesClient client) {
+    return client.namespaces().list().getItems().stream()
+        .filter(namespace -> "Terminating".equals(namespace.getStatus().getPhase()))
+        .map(namespace -> namespace.getMetadata().getName())
+        .toList();
   }
 }

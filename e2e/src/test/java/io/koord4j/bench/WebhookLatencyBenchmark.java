@@ -102,7 +102,7 @@ public final class WebhookLatencyBenchmark {
       JavaProcess webhook = null;
       try {
         LocalCluster.ensureAllCrds(client);
-        awaitNoNamespaceTerminating(client);
+        BenchNamespace.awaitNoneTerminating(client);
         log("starting Kueue");
         LocalCluster.script("kueue", "up");
         createNamespace(client, ownNamespace);
@@ -226,25 +226,6 @@ public final class WebhookLatencyBenchmark {
    * A namespace being deleted, such as an earlier run's with its thousands of Jobs, keeps the API
    * server and etcd busy for minutes: measured beside it, every side would be slower.
    */
-  private static void awaitNoNamespaceTerminating(KubernetesClient client) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(15);
-    List<String> terminating;
-    while (!(terminating = terminatingNamespaces(client)).isEmpty()) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("namespaces still being deleted after 15 minutes: " + terminating);
-      }
-      log("waiting until namespaces " + terminating + " are deleted");
-      Thread.sleep(10_000);
-    }
-  }
-
-  private static List<String> terminatingNamespaces(KubernetesClient client) {
-    return client.namespaces().list().getItems().stream()
-        .filter(namespace -> "Terminating".equals(namespace.getStatus().getPhase()))
-        .map(namespace -> namespace.getMetadata().getName())
-        .toList();
-  }
-
   /** A process of the local cluster by name, e.g. {@code kube-apiserver}. */
   private static long clusterPid(String name) {
     return Long.parseLong(LocalCluster.script("pid", name).strip());
