@@ -186,7 +186,13 @@ write_kubeconfig() { kubeconfig_for admin >"$KUBECONFIG_FILE"; }
 # ---------------------------------------------------------------- processes
 
 pid_of() { [[ -f $PIDS/$1.pid ]] && cat "$PIDS/$1.pid"; }
-is_running() { local pid; pid=$(pid_of "$1") && [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; }
+# A recorded pid counts only while it is still a process: after its process exits, the number
+# may be reused as a thread of another process, which kill -0 would accept.
+is_running() {
+  local pid
+  pid=$(pid_of "$1") && [[ -n $pid ]] \
+    && [[ $(awk '/^Tgid:/ {print $2}' "/proc/$pid/status" 2>/dev/null) == "$pid" ]]
+}
 
 # Starts a detached process that outlives this script (and the Maven build that ran it), in the
 # cluster's state folder: not in the caller's, which may be a checkout removed while it runs (the
