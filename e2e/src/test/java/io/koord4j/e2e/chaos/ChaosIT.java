@@ -160,7 +160,12 @@ class ChaosIT {
       Thread.sleep(LEASE.plusSeconds(4).toMillis());
       leader.resume();
     }));
-    faults.add(new Fault("koord-scheduler SIGKILL", () -> schedulers.find(scheduler -> true).orElseThrow().kill()));
+    // A scheduler that lost its Lease in the fault before exits, and is replaced within seconds.
+    faults.add(new Fault("koord-scheduler SIGKILL", () ->
+        await("a koord-scheduler runs").atMost(Duration.ofMinutes(1))
+            .until(() -> schedulers.find(scheduler -> true), Optional::isPresent)
+            .orElseThrow()
+            .kill()));
     for (String component : List.of("kube-scheduler", "kube-apiserver", "etcd")) {
       faults.add(new Fault(component + " restart", () -> LocalCluster.script("restart", component)));
     }
