@@ -23,7 +23,10 @@ public final class ClientConfig {
    * module (the kubectl plugin); koord4j's processes use {@code NativeTlsClientFactory.client()}.
    */
   public static KubernetesClient client() {
-    return new KubernetesClientBuilder().withConfig(fromEnvironment()).build();
+    return new KubernetesClientBuilder()
+        .withConfig(fromEnvironment())
+        .withKubernetesSerialization(ClientSerialization.withoutManagedFields())
+        .build();
   }
 
   public static Config fromEnvironment() {

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClientBuilder;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import io.koord4j.api.ClientConfig;
+import io.koord4j.api.ClientSerialization;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.net.KeyCertOptions;
@@ -30,10 +31,14 @@ import javax.net.ssl.X509KeyManager;
  */
 public final class NativeTlsClientFactory extends VertxHttpClientFactory {
 
-  /** A client on {@link ClientConfig#fromEnvironment()} with this factory's TLS. */
+  /**
+   * A client on {@link ClientConfig#fromEnvironment()} with this factory's TLS, reading objects
+   * without their managedFields ({@link ClientSerialization}).
+   */
   public static KubernetesClient client() {
     return new KubernetesClientBuilder()
         .withConfig(ClientConfig.fromEnvironment())
+        .withKubernetesSerialization(ClientSerialization.withoutManagedFields())
         .withHttpClientFactory(new NativeTlsClientFactory())
         .build();
   }
