@@ -15,9 +15,13 @@ interface PodCreationHandler extends AdmissionHandler {
     if (!"CREATE".equals(request.getOperation()) || request.getObject() == null) {
       return AdmissionResponses.allow(request);
     }
-    return created(request, Json.MAPPER.valueToTree(request.getObject()));
+    Object pod = request.getObject();
+    return created(request, pod instanceof JsonNode tree ? tree : Json.MAPPER.valueToTree(pod));
   }
 
-  /** The answer to the creation of {@code pod}, the request's object as JSON. */
+  /**
+   * The answer to the creation of {@code pod}, the request's object as JSON, which the handler
+   * reads but does not change: a mutation is made on a copy.
+   */
   AdmissionReview created(AdmissionRequest request, JsonNode pod);
 }

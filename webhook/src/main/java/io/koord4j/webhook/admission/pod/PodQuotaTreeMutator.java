@@ -11,6 +11,7 @@ import io.koord4j.api.quota.ElasticQuotaProfile;
 import io.koord4j.webhook.admission.AdmissionResponses;
 import io.koord4j.webhook.admission.Json;
 import io.koord4j.webhook.admission.quota.QuotaLookup;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -30,11 +31,15 @@ public record PodQuotaTreeMutator(QuotaLookup quotas, ProfileLookup profiles) im
 
   @Override
   public AdmissionReview created(AdmissionRequest request, JsonNode pod) {
+    Collection<ElasticQuotaProfile> known = profiles.all();
+    if (known.isEmpty()) {
+      return AdmissionResponses.allow(request); // the common case: no pod is read
+    }
     Pod read = Json.MAPPER.convertValue(pod, Pod.class);
     if (read.getMetadata().getNamespace() == null) {
       read.getMetadata().setNamespace(request.getNamespace());
     }
-    Optional<ElasticQuotaProfile> profile = QuotaTreeNodes.profileOf(read, quotas.all(), profiles.all());
+    Optional<ElasticQuotaProfile> profile = QuotaTreeNodes.profileOf(read, quotas.all(), known);
     if (profile.isEmpty()) {
       return AdmissionResponses.allow(request);
     }

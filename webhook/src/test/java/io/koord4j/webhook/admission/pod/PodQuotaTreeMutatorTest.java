@@ -128,6 +128,19 @@ class PodQuotaTreeMutatorTest {
             + " In, NotIn, Exists, DoesNotExist; the pod's quota tree cannot be kept to its nodes");
   }
 
+  @Test
+  void aPodReceivedAsJsonIsMutatedOnACopy() {
+    AdmissionReview review = Reviews.create(pod("train", List.of()));
+    JsonNode received = Json.MAPPER.valueToTree(review.getRequest().getObject());
+    review.getRequest().setObject(received);
+    JsonNode before = received.deepCopy();
+
+    JsonNode stored = Reviews.patched(review, mutator.handle(review));
+
+    assertThat(received).isEqualTo(before);
+    assertThat(terms(stored)).containsExactly(term(POOL, "gpu"));
+  }
+
   private JsonNode created(Pod pod) {
     AdmissionReview review = Reviews.create(pod);
     return Reviews.patched(review, mutator.handle(review));
