@@ -1,6 +1,8 @@
 package io.koord4j.webhook;
 
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MatchCondition;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MatchConditionBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperations;
 import io.koord4j.api.WellKnown;
 import io.koord4j.webhook.admission.pod.GangLookup;
@@ -17,11 +19,13 @@ import java.util.List;
  * a pod created while the webhook is down misses the gang annotations, which the PodGroup label
  * already stands for, and the node affinity of its quota tree.
  *
- * <p>Selection: annotations cannot be selected, so the API server sends only pods with the label
- * {@code pod-group.scheduling.sigs.k8s.io}, which the manager puts on the pod templates of every
- * gang job when it resumes it (with the {@code koord-queue/related-queueunit} annotation). Pods of
- * single-pod jobs are no gang and are never sent. Any pod may belong to a profile's quota tree (by
- * its quota label or its namespace's quota), so the quota tree webhook sees every pod.
+ * <p>Selection: the API server sends only pods with the label {@code
+ * pod-group.scheduling.sigs.k8s.io}, which the manager puts on the pod templates of every gang job
+ * when it resumes it (with the {@code koord-queue/related-queueunit} annotation and the gang
+ * annotations), and of those only pods that lack a gang annotation (a match condition): pods of a
+ * template some job controller rebuilt without them. Pods of single-pod jobs are no gang and are
+ * never sent. Any pod may belong to a profile's quota tree (by its quota label or its namespace's
+ * quota), so the quota tree webhook sees every pod.
  */
 public final class PodWebhooks {
   private PodWebhooks() {}
@@ -43,7 +47,22 @@ public final class PodWebhooks {
                 .withOperator("Exists")
                 .endMatchExpression()
                 .build(),
-            "Ignore"));
+            "Ignore",
+            List.of(lacksAGangAnnotation())));
+  }
+
+  /**
+   * Pods that already carry both gang annotations, as the manager's templates give them, are not
+   * sent: the handler would leave them as they are.
+   */
+  private static MatchCondition lacksAGangAnnotation() {
+    String annotations = "object.metadata.annotations";
+    return new MatchConditionBuilder()
+        .withName("lacks-a-gang-annotation")
+        .withExpression(
+            "!has(%1$s) || !('%2$s' in %1$s) || !('%3$s' in %1$s)"
+                .formatted(annotations, WellKnown.GANG_NAME, WellKnown.GANG_MIN_AVAILABLE))
+        .build();
   }
 
   /**

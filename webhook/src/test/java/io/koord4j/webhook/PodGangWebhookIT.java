@@ -16,6 +16,11 @@ import io.koord4j.webhook.admission.FixedQueues;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import io.koord4j.webhook.http.AdmissionServer;
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,10 +34,12 @@ class PodGangWebhookIT {
   private final KubernetesClient client = bed.client;
   private final String ownNamespace = bed.ownNamespace;
   private final String jobNamespace = bed.objectNamespace;
+  private final SimpleMeterRegistry reviews = new SimpleMeterRegistry();
   private WebhookServer server;
 
   @BeforeEach
   void setUp() {
+    Metrics.addRegistry(reviews);
     String suffix = bed.suffix;
     server = new WebhookServer(client, WebhookServerIT.settings(ownNamespace, "gang-" + suffix),
         JobAdapters.builtIn(), FixedQueues.NONE,
@@ -70,6 +77,38 @@ class PodGangWebhookIT {
           .containsEntry(WellKnown.GANG_MIN_AVAILABLE, "3")
           .containsEntry(WellKnown.RELATED_QUEUEUNIT, jobNamespace + "/" + GANG);
     });
+  }
+
+  @AfterEach
+  void forgetReviews() {
+    Metrics.removeRegistry(reviews);
+  }
+
+  @Test
+  void aPodThatCarriesTheGangAnnotationsIsNotSentToTheWebhook() {
+    createPodGroup(3);
+    await().atMost(Duration.ofSeconds(20)).until(() -> client.pods().inNamespace(jobNamespace)
+        .resource(probe()).dryRun().create().getMetadata().getAnnotations()
+        .containsKey(WellKnown.GANG_NAME));
+    long sent = gangReviews();
+
+    Pod member = new PodBuilder(probe()).editMetadata()
+        .addToAnnotations(WellKnown.GANG_NAME, GANG)
+        .addToAnnotations(WellKnown.GANG_MIN_AVAILABLE, "3").endMetadata().build();
+    client.pods().inNamespace(jobNamespace).resource(member).dryRun().create();
+    assertThat(gangReviews()).isEqualTo(sent);
+
+    Pod lacksMinAvailable = new PodBuilder(probe()).editMetadata()
+        .addToAnnotations(WellKnown.GANG_NAME, GANG).endMetadata().build();
+    Pod stored = client.pods().inNamespace(jobNamespace).resource(lacksMinAvailable).dryRun().create();
+    // The server counts a review just after it answers: the count may trail the reply briefly.
+    await().atMost(Duration.ofSeconds(5)).until(() -> gangReviews() == sent + 1);
+    assertThat(stored.getMetadata().getAnnotations()).containsEntry(WellKnown.GANG_MIN_AVAILABLE, "3");
+  }
+
+  private long gangReviews() {
+    Timer timer = reviews.find(AdmissionServer.ADMISSION_TIMER).tag("path", "/mutate-pods-gangs").timer();
+    return timer == null ? 0 : timer.count();
   }
 
   private Pod probe() {

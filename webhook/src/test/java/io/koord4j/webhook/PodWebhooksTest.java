@@ -35,6 +35,10 @@ class PodWebhooksTest {
       assertThat(webhook.getNamespaceSelector().getMatchExpressions().get(0).getValues())
           .containsExactly("koord4j-system");
       assertThat(webhook.getClientConfig().getUrl()).endsWith("/mutate-pods-gangs");
+      assertThat(webhook.getMatchConditions()).singleElement().satisfies(condition ->
+          assertThat(condition.getExpression())
+              .contains("'" + WellKnown.GANG_NAME + "' in object.metadata.annotations")
+              .contains("'" + WellKnown.GANG_MIN_AVAILABLE + "' in object.metadata.annotations"));
     });
   }
 }

@@ -1,6 +1,7 @@
 package io.koord4j.webhook.registration;
 
 import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MatchCondition;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperations;
 import io.koord4j.webhook.admission.AdmissionHandler;
 import java.util.List;
@@ -13,6 +14,8 @@ import java.util.List;
  * @param name the webhook's name in the configuration, a DNS name such as {@code
  *     defaults.elasticquotas.koord4j.io}
  * @param objectSelector labels the objects must carry, or null for every object
+ * @param matchConditions CEL expressions, all of which the object must meet for the API server to
+ *     call the webhook: they spare a round trip for objects the handler would leave as they are
  * @param failurePolicy {@code Fail} (the object is refused while koord4j is down) or {@code
  *     Ignore} (it is stored unmutated)
  */
@@ -22,9 +25,22 @@ public record MutatingEndpoint(
     List<RuleWithOperations> rules,
     AdmissionHandler handler,
     LabelSelector objectSelector,
-    String failurePolicy) {
+    String failurePolicy,
+    List<MatchCondition> matchConditions) {
   public MutatingEndpoint {
     rules = List.copyOf(rules);
+    matchConditions = List.copyOf(matchConditions);
+  }
+
+  /** A webhook for every object the rules and selector match. */
+  public MutatingEndpoint(
+      String name,
+      String path,
+      List<RuleWithOperations> rules,
+      AdmissionHandler handler,
+      LabelSelector objectSelector,
+      String failurePolicy) {
+    this(name, path, rules, handler, objectSelector, failurePolicy, List.of());
   }
 
   /** A webhook for every object the rules match, failing closed. */

@@ -131,6 +131,7 @@ public record WebhookConfigurations(
       webhooks.add(
           mutatingWebhook(mutator.name(), mutator.rules(), endpoint, caBundlePem, mutator.path())
               .withObjectSelector(mutator.objectSelector())
+              .withMatchConditions(mutator.matchConditions())
               .withNamespaceSelector(notOwnNamespace(null))
               .withFailurePolicy(mutator.failurePolicy())
               .build());
