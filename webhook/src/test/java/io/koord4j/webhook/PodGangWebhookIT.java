@@ -49,11 +49,7 @@ class PodGangWebhookIT {
 
   @Test
   void podsOfAJobWhoseTemplateJoinsAFormedGangGetTheGangAnnotations() {
-    createPodGroup(3);
-    // The webhook fails open, so wait until the API server calls it before creating the job.
-    await().atMost(Duration.ofSeconds(20)).until(() -> client.pods().inNamespace(jobNamespace)
-        .resource(probe()).dryRun().create().getMetadata().getAnnotations()
-        .containsKey(WellKnown.GANG_NAME));
+    formGangOnceTheWebhookIsCalled();
 
     client.batch().v1().jobs().inNamespace(jobNamespace).resource(new JobBuilder()
         .withNewMetadata().withName(GANG).endMetadata()
@@ -86,10 +82,7 @@ class PodGangWebhookIT {
 
   @Test
   void aPodThatCarriesTheGangAnnotationsIsNotSentToTheWebhook() {
-    createPodGroup(3);
-    await().atMost(Duration.ofSeconds(20)).until(() -> client.pods().inNamespace(jobNamespace)
-        .resource(probe()).dryRun().create().getMetadata().getAnnotations()
-        .containsKey(WellKnown.GANG_NAME));
+    formGangOnceTheWebhookIsCalled();
     long sent = gangReviews();
 
     Pod member = new PodBuilder(probe()).editMetadata()
@@ -104,6 +97,17 @@ class PodGangWebhookIT {
     // The server counts a review just after it answers: the count may trail the reply briefly.
     await().atMost(Duration.ofSeconds(5)).until(() -> gangReviews() == sent + 1);
     assertThat(stored.getMetadata().getAnnotations()).containsEntry(WellKnown.GANG_MIN_AVAILABLE, "3");
+  }
+
+  /**
+   * Creates the gang's PodGroup (min 3) and waits until the API server calls the webhook: it fails
+   * open, so a pod created sooner would pass unmutated.
+   */
+  private void formGangOnceTheWebhookIsCalled() {
+    createPodGroup(3);
+    await().atMost(Duration.ofSeconds(20)).until(() -> client.pods().inNamespace(jobNamespace)
+        .resource(probe()).dryRun().create().getMetadata().getAnnotations()
+        .containsKey(WellKnown.GANG_NAME));
   }
 
   private long gangReviews() {
