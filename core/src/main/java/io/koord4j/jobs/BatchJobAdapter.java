@@ -56,10 +56,7 @@ public final class BatchJobAdapter implements JobAdapter<Job> {
   @Override
   public List<PodSetInfo> podSets(Job job) {
     JobSpec spec = job.getSpec();
-    int count = spec.getParallelism() == null ? 1 : spec.getParallelism();
-    if (spec.getCompletions() != null) {
-      count = Math.min(count, spec.getCompletions());
-    }
+    int count = podCount(spec);
     PodSpec podSpec = spec.getTemplate().getSpec();
     return List.of(
         new PodSetInfo(
@@ -68,6 +65,22 @@ public final class BatchJobAdapter implements JobAdapter<Job> {
             count,
             spec.getTemplate(),
             PodRequests.of(podSpec, TEMPLATE_SPEC_PATH)));
+  }
+
+  /**
+   * The job controller runs {@code min(parallelism, completions − succeeded)} pods: the first
+   * {@code completions − parallelism} successes are replaced, every later one is not. A job without
+   * completions starts no pod once one succeeded.
+   */
+  @Override
+  public Optional<Integer> succeededPodsReplaced(Job job) {
+    Integer completions = job.getSpec().getCompletions();
+    return Optional.of(completions == null ? 0 : completions - podCount(job.getSpec()));
+  }
+
+  private static int podCount(JobSpec spec) {
+    int parallelism = spec.getParallelism() == null ? 1 : spec.getParallelism();
+    return spec.getCompletions() == null ? parallelism : Math.min(parallelism, spec.getCompletions());
   }
 
   @Override

@@ -154,6 +154,16 @@ public interface JobAdapter<T extends HasMetadata> {
    */
   List<PodSetInfo> podSets(T job);
 
+  /**
+   * For a job of one pod set whose succeeded pods are not all replaced: how many succeeded pods it
+   * replaces with new ones before each further success leaves its pod's share unused (see {@link
+   * io.koord4j.api.WellKnown#SUCCEEDED_PODS_REPLACED}). Empty when the kind does not say, so the
+   * quota is held until the job ends.
+   */
+  default Optional<Integer> succeededPodsReplaced(T job) {
+    return Optional.empty();
+  }
+
   /** What all pods of the job request together, in base units. */
   default Map<String, BigDecimal> totalRequests(T job) {
     return podSets(job).stream()

@@ -92,6 +92,21 @@ public final class ResourceVector {
     return merge(other, Math::max);
   }
 
+  /**
+   * {@code part / whole} of every amount, rounded up, so that a share of a request is never
+   * charged short.
+   */
+  public ResourceVector share(long part, long whole) {
+    if (whole <= 0 || part < 0 || part > whole) {
+      throw new IllegalArgumentException("a share must lie between 0 and 1, not " + part + "/" + whole);
+    }
+    long[] shares = new long[amounts.length];
+    for (int i = 0; i < amounts.length; i++) {
+      shares[i] = -Math.floorDiv(-Math.multiplyExact(amounts[i], part), whole);
+    }
+    return new ResourceVector(names, shares);
+  }
+
   /** True when every amount here is at most the same resource's amount in {@code limit}. */
   public boolean fitsIn(ResourceVector limit) {
     for (int i = 0; i < names.length; i++) {

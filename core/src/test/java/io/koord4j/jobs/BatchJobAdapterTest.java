@@ -83,6 +83,20 @@ class BatchJobAdapterTest {
   }
 
   @Test
+  void successesAreReplacedWhileMoreCompletionsRemainThanPodsRun() {
+    JobBuilder plain = plainJob();
+
+    assertThat(adapter.succeededPodsReplaced(plain.editSpec().withParallelism(2).withCompletions(10).endSpec().build()))
+        .as("2 of 10 at a time").contains(8);
+    assertThat(adapter.succeededPodsReplaced(plain.editSpec().withParallelism(3).withCompletions(3).endSpec().build()))
+        .as("one pod per completion").contains(0);
+    assertThat(adapter.succeededPodsReplaced(plain.editSpec().withParallelism(4).withCompletions(2).endSpec().build()))
+        .as("fewer completions than parallelism").contains(0);
+    assertThat(adapter.succeededPodsReplaced(plain.editSpec().withParallelism(3).withCompletions(null).endSpec().build()))
+        .as("a work queue starts no pod once one succeeded").contains(0);
+  }
+
+  @Test
   void parallelismDefaultsToOnePod() {
     assertThat(onlyPodSet(Fixtures.job("plain")).count()).isEqualTo(1);
   }

@@ -1,6 +1,7 @@
 package io.koord4j.quota;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -24,6 +25,17 @@ class ResourceVectorTest {
     assertThat(a.max(b).asMap())
         .containsExactlyInAnyOrderEntriesOf(
             Map.of("cpu", 4000L, "memory", 1024L, "nvidia.com/gpu", 2L));
+  }
+
+  @Test
+  void aShareIsRoundedUpAndMustLieBetweenNoneAndAll() {
+    ResourceVector request = ResourceVector.of("cpu", 1000, "memory", 3);
+
+    assertThat(request.share(2, 3).asMap()).containsExactlyInAnyOrderEntriesOf(Map.of("cpu", 667L, "memory", 2L));
+    assertThat(request.share(0, 3).isZero()).isTrue();
+    assertThat(request.share(3, 3)).isEqualTo(request);
+    assertThatThrownBy(() -> request.share(4, 3)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("a share must lie between 0 and 1, not 4/3");
   }
 
   @Test

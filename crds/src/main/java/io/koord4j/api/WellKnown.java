@@ -35,6 +35,13 @@ public final class WellKnown {
    * number above 0, which a backfilling queue plans with (koord4j's own key).
    */
   public static final String EXPECTED_RUNTIME_SECONDS = "koord4j.io/expected-runtime-seconds";
+  /**
+   * On a QueueUnit of one pod set (koord4j's own key): how many of its succeeded pods the job
+   * replaces with new ones. Each pod that succeeds beyond these is never replaced, so its share of
+   * the unit's quota is freed at once rather than when the job ends (as a batch Job's remaining
+   * completions fall below its parallelism). Absent: the quota is freed when the job ends.
+   */
+  public static final String SUCCEEDED_PODS_REPLACED = "koord4j.io/succeeded-pods-replaced";
   /** Label {@code "true"}: the object is never queued (koord4j's own key; koord-queue has none). */
   public static final String SKIP_QUEUE_LABEL = KOORD_QUEUE_PREFIX + "skip";
 

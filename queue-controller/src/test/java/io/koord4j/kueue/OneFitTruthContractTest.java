@@ -110,7 +110,7 @@ class OneFitTruthContractTest {
     core.setClusterTotal(plenty);
     core.upsertQuota(QuotaSpec.leaf("team", "", plenty, plenty));
     core.upsertQueue(QueueConfig.of("team/team"));
-    core.upsertUnit(UnitSpecs.from(unit, "team", Map.of()));
+    core.upsertUnit(UnitSpecs.from(unit, "team", Map.of(), 0));
 
     AdmissionPass pass = core.pass(KueueFixtures.NOW);
 

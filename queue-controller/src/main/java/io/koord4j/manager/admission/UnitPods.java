@@ -3,14 +3,17 @@ package io.koord4j.manager.admission;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.koord4j.quota.kube.PodCharges;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Which units still have pods that hold resources: pods naming their unit ({@code
  * koord-queue/related-queueunit}) that have not ended. A pod being deleted still holds its
- * resources until it is gone, as the kubelet stops it only after its grace period.
+ * resources until it is gone, as the kubelet stops it only after its grace period. Also how many
+ * of each unit's pods succeeded, while they exist (see {@link UnitSpecs#charged}).
  */
 final class UnitPods {
   /** Each live pod's unit, and whether the pod is being deleted. */
@@ -18,12 +21,21 @@ final class UnitPods {
   /** The live pods of each unit, by key. */
   private final Map<String, Map<String, Pod>> podsByUnit = new HashMap<>();
   private final Map<String, Integer> deletingByUnit = new HashMap<>();
+  /** The succeeded pods of each unit, by key. */
+  private final Map<String, Set<String>> succeededByUnit = new HashMap<>();
 
   private record PodState(String unit, boolean deleting) {}
 
-  /** @return the pod's unit, when whether that unit has pods, or pods being deleted, changed */
+  /**
+   * @return the pod's unit, when whether that unit has pods, or pods being deleted, or how many
+   *     succeeded, changed
+   */
   Optional<String> update(Pod pod) {
     String unit = PodCharges.unitOf(pod);
+    if (unit != null && hasSucceeded(pod)) {
+      boolean counted = succeededByUnit.computeIfAbsent(unit, ignored -> new HashSet<>()).add(key(pod));
+      return removeLive(pod).or(() -> counted ? Optional.of(unit) : Optional.empty());
+    }
     if (unit == null || hasEnded(pod)) {
       return remove(pod);
     }
@@ -43,8 +55,16 @@ final class UnitPods {
     return changed ? Optional.of(unit) : Optional.empty();
   }
 
-  /** @return the pod's unit, when it was the unit's last pod or last pod being deleted */
+  /** @return the pod's unit, when it was the unit's last pod or last pod being deleted, or had succeeded */
   Optional<String> remove(Pod pod) {
+    Optional<String> unit = removeLive(pod);
+    String succeededOf = PodCharges.unitOf(pod);
+    boolean uncounted = succeededOf != null && uncount(succeededOf, key(pod));
+    return unit.or(() -> uncounted ? Optional.of(succeededOf) : Optional.empty());
+  }
+
+  /** @return the pod's unit, when it was the unit's last live pod or last pod being deleted */
+  private Optional<String> removeLive(Pod pod) {
     PodState state = pods.remove(key(pod));
     if (state == null) {
       return Optional.empty();
@@ -56,6 +76,22 @@ final class UnitPods {
       changed |= count(deletingByUnit, state.unit(), -1);
     }
     return changed ? Optional.of(state.unit()) : Optional.empty();
+  }
+
+  /** How many of the unit's pods succeeded, of those that still exist. */
+  int succeeded(String unitId) {
+    return succeededByUnit.getOrDefault(unitId, Set.of()).size();
+  }
+
+  private boolean uncount(String unit, String podKey) {
+    Set<String> succeeded = succeededByUnit.get(unit);
+    if (succeeded == null || !succeeded.remove(podKey)) {
+      return false;
+    }
+    if (succeeded.isEmpty()) {
+      succeededByUnit.remove(unit);
+    }
+    return true;
   }
 
   boolean hasPods(String unitId) {
@@ -85,6 +121,10 @@ final class UnitPods {
       counts.put(unit, after);
     }
     return (before == 0) != (after == 0);
+  }
+
+  private static boolean hasSucceeded(Pod pod) {
+    return pod.getStatus() != null && "Succeeded".equals(pod.getStatus().getPhase());
   }
 
   private static boolean hasEnded(Pod pod) {

@@ -219,15 +219,23 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
   private void refreshDemand(T job, String queue, QueueUnit unit, KubernetesClient client) {
     QueueUnitSpec desired = QueueUnits.spec(adapter, job, queue, priority(job, client));
     QueueUnitSpec current = unit.getSpec();
+    String replaced = QueueUnits.annotations(adapter, job).get(WellKnown.SUCCEEDED_PODS_REPLACED);
     boolean same =
         Objects.equals(desired.getQueue(), current.getQueue())
             && Objects.equals(desired.getPriority(), current.getPriority())
             && ResourceQuantities.toVector(desired.getResource())
-                .equals(ResourceQuantities.toVector(current.getResource()));
+                .equals(ResourceQuantities.toVector(current.getResource()))
+            && Objects.equals(replaced, annotation(unit, WellKnown.SUCCEEDED_PODS_REPLACED));
     if (!same) {
       QueueUnit updated = Json.copy(unit);
       desired.setActive(current.getActive());
       updated.setSpec(desired);
+      Map<String, String> annotations = new HashMap<>(orEmpty(updated.getMetadata().getAnnotations()));
+      annotations.remove(WellKnown.SUCCEEDED_PODS_REPLACED);
+      if (replaced != null) {
+        annotations.put(WellKnown.SUCCEEDED_PODS_REPLACED, replaced);
+      }
+      updated.getMetadata().setAnnotations(annotations);
       client.resource(updated).update();
     }
   }

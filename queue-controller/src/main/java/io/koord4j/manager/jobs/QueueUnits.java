@@ -15,6 +15,7 @@ import io.koord4j.jobs.PodSetInfo;
 import io.koord4j.manager.admission.ExpectedRuntimes;
 import io.koord4j.manager.support.PodSets;
 import io.koord4j.quantity.ResourceQuantities;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +38,7 @@ public final class QueueUnits {
             .withNamespace(job.getMetadata().getNamespace())
             .withOwnerReferences(ownerReference(job))
             .withLabels(quota == null ? Map.of() : Map.of(WellKnown.QUOTA_NAME, quota))
-            .withAnnotations(expectedRuntime(job))
+            .withAnnotations(annotations(adapter, job))
             .build());
     unit.setSpec(spec(adapter, job, queue, priority));
     return unit;
@@ -63,15 +64,21 @@ public final class QueueUnits {
     return spec;
   }
 
-  /** The job's expected runtime for its unit, checked so that a bad value reaches the job's owner. */
-  private static Map<String, String> expectedRuntime(HasMetadata job) {
-    Map<String, String> annotations = job.getMetadata().getAnnotations();
-    String value = annotations == null ? null : annotations.get(WellKnown.EXPECTED_RUNTIME_SECONDS);
-    if (value == null) {
-      return Map.of();
+  /**
+   * The unit's annotations: the job's expected runtime, checked so that a bad value reaches the
+   * job's owner, and how many succeeded pods the job replaces.
+   */
+  static <T extends HasMetadata> Map<String, String> annotations(JobAdapter<T> adapter, T job) {
+    Map<String, String> unitAnnotations = new HashMap<>();
+    Map<String, String> jobAnnotations = job.getMetadata().getAnnotations();
+    String runtime = jobAnnotations == null ? null : jobAnnotations.get(WellKnown.EXPECTED_RUNTIME_SECONDS);
+    if (runtime != null) {
+      ExpectedRuntimes.parse(runtime);
+      unitAnnotations.put(WellKnown.EXPECTED_RUNTIME_SECONDS, runtime);
     }
-    ExpectedRuntimes.parse(value);
-    return Map.of(WellKnown.EXPECTED_RUNTIME_SECONDS, value);
+    adapter.succeededPodsReplaced(job)
+        .ifPresent(replaced -> unitAnnotations.put(WellKnown.SUCCEEDED_PODS_REPLACED, replaced.toString()));
+    return unitAnnotations;
   }
 
   /** The job owns its unit as controller, so deleting the job deletes the unit. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.koord4j.api.WellKnown;
+import io.koord4j.api.kueue.PodSet;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueSpec;
 import io.koord4j.api.queue.QueueUnit;
@@ -91,13 +92,51 @@ class ClusterTranslationTest {
     unit.getSpec().setPriority(7);
     unit.getSpec().setResource(Map.of("cpu", new Quantity("6")));
 
-    var spec = UnitSpecs.from(unit, "gpu", Map.of());
+    var spec = UnitSpecs.from(unit, "gpu", Map.of(), 0);
 
     assertThat(spec.id()).isEqualTo("ns/job");
     assertThat(spec.queue()).isEqualTo("ns/gpu");
     assertThat(spec.priority()).isEqualTo(7);
     assertThat(spec.arrival()).hasToString("2026-01-02T03:04:05Z");
     assertThat(spec.request().get("cpu")).isEqualTo(6000);
+  }
+
+  @Test
+  void aSucceededPodItsJobDoesNotReplaceIsNoLongerCharged() {
+    QueueUnit unit = unitOfPods(4, "8");
+    unit.getMetadata().setAnnotations(Map.of(WellKnown.SUCCEEDED_PODS_REPLACED, "1"));
+
+    assertThat(UnitSpecs.from(unit, "gpu", Map.of(), 1).request().get("cpu")).as("replaced").isEqualTo(8000);
+    assertThat(UnitSpecs.from(unit, "gpu", Map.of(), 2).request().get("cpu")).isEqualTo(6000);
+    assertThat(UnitSpecs.from(unit, "gpu", Map.of(), 9).request().isZero()).isTrue();
+  }
+
+  @Test
+  void withoutTheReplacedCountSucceededPodsStayChargedUntilTheJobEnds() {
+    QueueUnit unnamed = unitOfPods(4, "8");
+    QueueUnit malformed = unitOfPods(4, "8");
+    malformed.getMetadata().setAnnotations(Map.of(WellKnown.SUCCEEDED_PODS_REPLACED, "-1"));
+    QueueUnit twoPodSets = unitOfPods(4, "8");
+    twoPodSets.getMetadata().setAnnotations(Map.of(WellKnown.SUCCEEDED_PODS_REPLACED, "0"));
+    twoPodSets.getSpec().setPodSet(List.of(podSet(2), podSet(2)));
+
+    for (QueueUnit unit : List.of(unnamed, malformed, twoPodSets)) {
+      assertThat(UnitSpecs.from(unit, "gpu", Map.of(), 3).request().get("cpu")).isEqualTo(8000);
+    }
+  }
+
+  private static QueueUnit unitOfPods(int pods, String cpu) {
+    QueueUnit unit = unit("ns", "gpu", Map.of());
+    unit.getSpec().setResource(Map.of("cpu", new Quantity(cpu)));
+    unit.getSpec().setPodSet(List.of(podSet(pods)));
+    return unit;
+  }
+
+  private static PodSet podSet(int count) {
+    PodSet podSet = new PodSet();
+    podSet.setName("main");
+    podSet.setCount(count);
+    return podSet;
   }
 
   /**
@@ -129,7 +168,7 @@ class ClusterTranslationTest {
     unit.getMetadata().setName(name);
     unit.getMetadata().setCreationTimestamp(name.equals("big") ? "2026-01-01T00:00:00Z" : "2026-01-01T00:00:01Z");
     unit.getSpec().setResource(Map.of("cpu", new Quantity(Integer.toString(cpus))));
-    return UnitSpecs.from(unit, namespace, byKey(queues));
+    return UnitSpecs.from(unit, namespace, byKey(queues), 0);
   }
 
   @Test
@@ -138,11 +177,11 @@ class ClusterTranslationTest {
         byKey(List.of(queue("a", "default", null), queue(Queue.DEFAULT_NAMESPACE, "default", null),
             queue(Queue.DEFAULT_NAMESPACE, "gpu", null)));
 
-    assertThat(UnitSpecs.from(unit("a", "default", Map.of()), "q", queues).queue()).isEqualTo("a/default");
-    assertThat(UnitSpecs.from(unit("b", "default", Map.of()), "q", queues).queue())
+    assertThat(UnitSpecs.from(unit("a", "default", Map.of()), "q", queues, 0).queue()).isEqualTo("a/default");
+    assertThat(UnitSpecs.from(unit("b", "default", Map.of()), "q", queues, 0).queue())
         .isEqualTo("koord-queue/default");
-    assertThat(UnitSpecs.from(unit("a", "gpu", Map.of()), "q", queues).queue()).isEqualTo("koord-queue/gpu");
-    assertThat(UnitSpecs.from(unit("a", "none", Map.of()), "q", queues).queue()).isEqualTo("a/none");
+    assertThat(UnitSpecs.from(unit("a", "gpu", Map.of()), "q", queues, 0).queue()).isEqualTo("koord-queue/gpu");
+    assertThat(UnitSpecs.from(unit("a", "none", Map.of()), "q", queues, 0).queue()).isEqualTo("a/none");
   }
 
   private static Map<String, Queue> byKey(List<Queue> queues) {

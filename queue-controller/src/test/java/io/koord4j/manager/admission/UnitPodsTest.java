@@ -15,7 +15,7 @@ class UnitPodsTest {
 
     assertThat(pods.update(pod("p0", "ns/job", "Running"))).contains("ns/job");
     assertThat(pods.update(pod("p1", "ns/job", "Running"))).isEmpty();
-    assertThat(pods.update(pod("p0", "ns/job", "Succeeded"))).isEmpty();
+    assertThat(pods.update(pod("p0", "ns/job", "Succeeded"))).as("one more succeeded").contains("ns/job");
     assertThat(pods.hasPods("ns/job")).isTrue();
     assertThat(pods.remove(pod("p1", "ns/job", "Running"))).contains("ns/job");
     assertThat(pods.hasPods("ns/job")).isFalse();
@@ -35,6 +35,20 @@ class UnitPodsTest {
     assertThat(pods.hasPodsBeingDeleted("ns/job")).isTrue();
     assertThat(pods.remove(terminating)).contains("ns/job");
     assertThat(pods.hasPodsBeingDeleted("ns/job")).isFalse();
+  }
+
+  @Test
+  void succeededPodsAreCountedWhileTheyExist() {
+    UnitPods pods = new UnitPods();
+    pods.update(pod("p0", "ns/job", "Running"));
+    pods.update(pod("p1", "ns/job", "Running"));
+
+    assertThat(pods.update(pod("p0", "ns/job", "Succeeded"))).contains("ns/job");
+    assertThat(pods.update(pod("p0", "ns/job", "Succeeded"))).as("seen again").isEmpty();
+    assertThat(pods.update(pod("p1", "ns/job", "Failed"))).as("its last live pod ended").contains("ns/job");
+    assertThat(pods.succeeded("ns/job")).isEqualTo(1);
+    assertThat(pods.remove(pod("p0", "ns/job", "Succeeded"))).contains("ns/job");
+    assertThat(pods.succeeded("ns/job")).isZero();
   }
 
   @Test

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.dsl.PodResource;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitConditions;
@@ -108,6 +109,43 @@ class QuotaReleaseIT extends InProcessManagerBase {
     }
   }
 
+  /** A Job of one pod per completion never replaces a pod that succeeded: its share is freed while the job runs. */
+  @Test
+  void aSucceededPodItsJobWillNotReplaceFreesItsShareBeforeTheJobEnds() {
+    try (TestCluster cluster = new TestCluster(client, "it-release-succeeded")) {
+      String quota = cluster.quota("team", null, false, "2", "2");
+      cluster.job("first", quota, 2, "1", 0, "600s");
+      List<Pod> pods = awaitRunningPods(cluster, "first", 2);
+      cluster.job("second", quota, 1, "1", 0, "600s");
+      awaitWaitingForQuota(cluster, "second");
+
+      succeed(pods.get(0));
+
+      await().atMost(DECISION).until(() -> cluster.resumed("second"));
+      assertThat(cluster.unit("first").getStatus().getPhase()).as("first still runs its other pod")
+          .isEqualTo(QueueUnitPhase.RUNNING);
+    }
+  }
+
+  /** With more completions than pods at a time, the job starts a pod in a succeeded one's place. */
+  @Test
+  void aSucceededPodItsJobReplacesKeepsItsShare() {
+    try (TestCluster cluster = new TestCluster(client, "it-release-replaced")) {
+      String quota = cluster.quota("team", null, false, "2", "2");
+      Job threeCompletions = cluster.jobOf("first", quota, 2, "1", "600s", pod -> pod);
+      threeCompletions.getSpec().setCompletions(3);
+      client.resource(threeCompletions).create();
+      List<Pod> pods = awaitRunningPods(cluster, "first", 2);
+      cluster.job("second", quota, 1, "1", 0, "600s");
+      awaitWaitingForQuota(cluster, "second");
+
+      succeed(pods.get(0));
+
+      awaitRunningPods(cluster, "first", 2);
+      await().during(HELD).atMost(HELD.multipliedBy(3)).until(() -> !cluster.resumed("second"));
+    }
+  }
+
   /** Two leaves of min 1 and max 2 CPUs under a parent of 2: each can borrow the other's share. */
   private static List<String> twoLeavesOfTwoCpus(TestCluster cluster, String first, String second) {
     String top = cluster.quota("top", null, true, "2", "2");
@@ -132,14 +170,26 @@ class QuotaReleaseIT extends InProcessManagerBase {
   }
 
   private Pod awaitRunningPod(TestCluster cluster, String job) {
+    return awaitRunningPods(cluster, job, 1).get(0);
+  }
+
+  /** Waits until {@code count} pods of the job run, and returns them. */
+  private List<Pod> awaitRunningPods(TestCluster cluster, String job, int count) {
     return await().atMost(DECISION)
         .until(
             () -> client.pods().inNamespace(cluster.namespace).withLabel("job-name", job).list().getItems()
                 .stream()
                 .filter(p -> p.getStatus() != null && "Running".equals(p.getStatus().getPhase()))
-                .findFirst(),
-            java.util.Optional::isPresent)
-        .orElseThrow();
+                .toList(),
+            running -> running.size() == count);
+  }
+
+  /** The pod's work is done, as its kubelet would report it. */
+  private void succeed(Pod pod) {
+    Conflicts.retrying(() -> byName(pod).editStatus(p -> {
+      p.getStatus().setPhase("Succeeded");
+      return p;
+    }));
   }
 
   /** The unit's pass has decided: it waits, and says it is for quota. */

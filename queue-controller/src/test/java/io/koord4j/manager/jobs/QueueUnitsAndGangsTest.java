@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.gang.PodGroup;
 import io.koord4j.api.queue.QueueUnit;
@@ -39,6 +40,14 @@ class QueueUnitsAndGangsTest {
     assertThat(unit.getSpec().getPodSet()).singleElement()
         .satisfies(podSet -> assertThat(podSet.getCount()).isEqualTo(3));
     assertThat(unit.getSpec().getResource()).containsEntry("cpu", new Quantity("3"));
+  }
+
+  @Test
+  void aUnitSaysHowManySucceededPodsItsJobReplaces() {
+    Job tenCompletions = new JobBuilder(job(3)).editSpec().withCompletions(10).endSpec().build();
+
+    assertThat(QueueUnits.desired(adapter, tenCompletions, "nlp", 100).getMetadata().getAnnotations())
+        .containsEntry(WellKnown.SUCCEEDED_PODS_REPLACED, "7");
   }
 
   @Test
