@@ -25,7 +25,7 @@ import java.util.List;
  * annotations), and of those only pods that lack a gang annotation (a match condition): pods of a
  * template some job controller rebuilt without them. Pods of single-pod jobs are no gang and are
  * never sent. Any pod may belong to a profile's quota tree (by its quota label or its namespace's
- * quota), so the quota tree webhook sees every pod.
+ * quota), so the quota tree webhook sees every pod while a profile exists.
  */
 public final class PodWebhooks {
   private PodWebhooks() {}
@@ -48,7 +48,8 @@ public final class PodWebhooks {
                 .endMatchExpression()
                 .build(),
             "Ignore",
-            List.of(lacksAGangAnnotation())));
+            List.of(lacksAGangAnnotation()),
+            () -> true));
   }
 
   /**
@@ -67,6 +68,10 @@ public final class PodWebhooks {
 
   /**
    * Gives the pods of an ElasticQuotaProfile's quota tree required affinity to the profile's nodes.
+   * It is registered only while a profile exists, since it sees every pod the cluster creates. A
+   * profile's tree has pods only after the manager has made its root quota in answer to the
+   * profile and quotas were put under it, by which time the registration, made in answer to the
+   * same profile, is in place.
    *
    * @param quotas the ElasticQuotas, whose tree ids and root quotas lead to the profile
    * @param profiles the ElasticQuotaProfiles
@@ -78,6 +83,8 @@ public final class PodWebhooks {
         POD_CREATIONS,
         new PodQuotaTreeMutator(quotas, profiles),
         null,
-        "Ignore");
+        "Ignore",
+        List.of(),
+        () -> !profiles.all().isEmpty());
   }
 }

@@ -52,6 +52,9 @@ public final class WebhookServer implements AutoCloseable {
   private final WebhookRegistrar registrar;
   private final MeterRegistry registry;
   private final ClusterCache cache;
+  /** The trust bundle last written to the configurations, and the other mutating webhooks in them. */
+  private String writtenBundle;
+  private List<MutatingEndpoint> registeredMutators = List.of();
   private final ScheduledExecutorService refresher = DaemonThreads.scheduler("koord4j-webhook-certificates");
 
   private AdmissionServer server;
@@ -157,6 +160,7 @@ public final class WebhookServer implements AutoCloseable {
   public synchronized void start() {
     if (cache != null) {
       cache.start(CACHE_FILL_TIMEOUT);
+      cache.whenProfilesComeOrGo(this::registerLogged);
     }
     keys = new ReloadableKeyManager(certificates.initial());
     server =
@@ -209,8 +213,17 @@ public final class WebhookServer implements AutoCloseable {
   private void refreshLogged() {
     try {
       refresh();
+      registerIfWantsChanged();
     } catch (RuntimeException e) {
       LOG.warn("certificate refresh failed; retrying in {}", settings.refreshPeriod(), e);
+    }
+  }
+
+  private void registerLogged() {
+    try {
+      registerIfWantsChanged();
+    } catch (RuntimeException e) {
+      LOG.warn("writing the webhook configurations failed; retrying in {}", settings.refreshPeriod(), e);
     }
   }
 
@@ -226,11 +239,30 @@ public final class WebhookServer implements AutoCloseable {
             });
   }
 
-  private void register(String bundle) {
+  /** Writes the configurations with the trust bundle and the webhooks wanted now. */
+  private synchronized void register(String bundle) {
+    List<MutatingEndpoint> wanted =
+        webhooks.mutators().stream().filter(mutator -> mutator.wanted().getAsBoolean()).toList();
     registrar.apply(
-        configurations.mutating(webhooks.adapters(), webhooks.mutators(), endpoint, bundle),
+        configurations.mutating(webhooks.adapters(), wanted, endpoint, bundle),
         configurations.validating(webhooks.validators(), endpoint, bundle));
-    LOG.info("trust bundle written to the webhook configurations");
+    writtenBundle = bundle;
+    registeredMutators = wanted;
+    LOG.info("webhook configurations written, with the trust bundle and {} of {} other mutating webhooks",
+        wanted.size(), webhooks.mutators().size());
+  }
+
+  /**
+   * Registers again when a mutating webhook is now wanted or unwanted: called when what its answer
+   * depends on changes, and with each certificate check, so a write that failed is made again.
+   */
+  private synchronized void registerIfWantsChanged() {
+    boolean changed =
+        webhooks.mutators().stream()
+            .anyMatch(mutator -> mutator.wanted().getAsBoolean() != registeredMutators.contains(mutator));
+    if (writtenBundle != null && changed) {
+      register(writtenBundle);
+    }
   }
 
   private static <T> List<T> concat(List<T> first, List<T> second) {

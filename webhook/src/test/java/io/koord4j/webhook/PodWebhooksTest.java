@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.koord4j.api.WellKnown;
 import io.koord4j.jobs.JobAdapters;
+import io.koord4j.api.quota.ElasticQuotaProfile;
 import io.koord4j.webhook.registration.ClientEndpoint;
+import io.koord4j.webhook.registration.MutatingEndpoint;
 import io.koord4j.webhook.registration.WebhookConfigurations;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
@@ -40,5 +44,15 @@ class PodWebhooksTest {
               .contains("'" + WellKnown.GANG_NAME + "' in object.metadata.annotations")
               .contains("'" + WellKnown.GANG_MIN_AVAILABLE + "' in object.metadata.annotations"));
     });
+  }
+
+  @Test
+  void theQuotaTreeWebhookIsWantedOnlyWhileAProfileExists() {
+    List<ElasticQuotaProfile> profiles = new ArrayList<>();
+    MutatingEndpoint quotaTrees = PodWebhooks.quotaTrees(List::of, () -> profiles);
+
+    assertThat(quotaTrees.wanted().getAsBoolean()).isFalse();
+    profiles.add(new ElasticQuotaProfile());
+    assertThat(quotaTrees.wanted().getAsBoolean()).isTrue();
   }
 }

@@ -33,23 +33,27 @@ import org.junit.jupiter.api.Test;
 /**
  * An ElasticQuotaProfile's quota tree as Koordinator runs it, on the real control plane with the
  * manager and its webhook: the tree admits within the total of the nodes its profile selects, the
- * webhook keeps the tree's pods on those nodes, and the default tree no longer counts them.
+ * webhook keeps the tree's pods on those nodes, and the default tree no longer counts them. The
+ * pod webhook that does so is registered only while a profile exists.
  */
 class QuotaProfileTreeIT extends InProcessManagerBase {
   private static final Duration WAIT = Duration.ofMinutes(3);
+  private static final String QUOTA_TREE_WEBHOOK = "quota-trees.pods.koord4j.io";
   private static WebhookServer webhook;
   private static String webhookNamespace;
+  private static String mutatingConfiguration;
 
   @BeforeAll
   static void startWebhook() {
     String suffix = Long.toString(System.nanoTime(), 36);
     webhookNamespace = "profile-tree-it-" + suffix;
+    mutatingConfiguration = "koord4j-it-mutating-" + suffix;
     client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(webhookNamespace)
         .endMetadata().build()).create();
     webhook = WebhookServer.withAllHandlers(client, WebhookSettings.defaults(webhookNamespace)
         .withLocalUrl("127.0.0.1", 0)
         .withNames("profile-tree-it-" + suffix, new WebhookConfigurations.Names(
-            "koord4j-it-mutating-" + suffix, "koord4j-it-validating-" + suffix)));
+            mutatingConfiguration, "koord4j-it-validating-" + suffix)));
     webhook.start();
   }
 
@@ -73,7 +77,9 @@ class QuotaProfileTreeIT extends InProcessManagerBase {
         nodes.add(QuotaProfileIT.zoneNode(cluster.prefix + "-pool-" + i, pool));
       }
       nodes.add(PrivateKwokNode.create(client, cluster.prefix + "-other", "8", "16Gi"));
+      awaitQuotaTreeWebhookRegisteredWhileAProfileExists();
       client.resource(QuotaProfileIT.profile(cluster.namespace, pool, root)).create();
+      await("the quota tree webhook registered").atMost(WAIT).until(QuotaProfileTreeIT::quotaTreeWebhookRegistered);
       ElasticQuota rootQuota = await("root quota " + root).atMost(WAIT).pollInterval(Duration.ofMillis(500))
           .until(() -> client.resources(ElasticQuota.class).inNamespace(cluster.namespace).withName(root).get(),
               quota -> quota != null && new Quantity("8").equals(quota.getSpec().getMin().get("cpu")));
@@ -114,6 +120,19 @@ class QuotaProfileTreeIT extends InProcessManagerBase {
       client.resources(ElasticQuota.class).inNamespace(cluster.namespace).withName(root).delete();
       nodes.forEach(PrivateKwokNode::close);
     }
+    awaitQuotaTreeWebhookRegisteredWhileAProfileExists();
+  }
+
+  /** Registered exactly while some profile exists (other tests' included). */
+  private static void awaitQuotaTreeWebhookRegisteredWhileAProfileExists() {
+    await("the quota tree webhook registered only while a profile exists").atMost(WAIT)
+        .until(() -> quotaTreeWebhookRegistered()
+            == !client.resources(ElasticQuotaProfile.class).inAnyNamespace().list().getItems().isEmpty());
+  }
+
+  private static boolean quotaTreeWebhookRegistered() {
+    return client.admissionRegistration().v1().mutatingWebhookConfigurations().withName(mutatingConfiguration).get()
+        .getWebhooks().stream().anyMatch(webhook -> QUOTA_TREE_WEBHOOK.equals(webhook.getName()));
   }
 
   private static Pod podOf(TestCluster cluster, String job) {

@@ -2,6 +2,7 @@ package io.koord4j.webhook.cache;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.koord4j.api.gang.PodGroup;
 import io.koord4j.api.queue.Queue;
@@ -94,6 +95,25 @@ public final class ClusterCache implements AutoCloseable {
    */
   public ProfileLookup profiles() {
     return profileInformer.getStore()::list;
+  }
+
+  /** Runs {@code action} on the informer's thread whenever a profile is created or deleted. */
+  public void whenProfilesComeOrGo(Runnable action) {
+    profileInformer.addEventHandler(
+        new ResourceEventHandler<>() {
+          @Override
+          public void onAdd(ElasticQuotaProfile profile) {
+            action.run();
+          }
+
+          @Override
+          public void onUpdate(ElasticQuotaProfile before, ElasticQuotaProfile profile) {}
+
+          @Override
+          public void onDelete(ElasticQuotaProfile profile, boolean finalStateUnknown) {
+            action.run();
+          }
+        });
   }
 
   @Override

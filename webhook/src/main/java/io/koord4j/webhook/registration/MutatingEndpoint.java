@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.MatchCondition;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperations;
 import io.koord4j.webhook.admission.AdmissionHandler;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * A mutating webhook besides the job mutation: the objects it sees ({@code rules}, narrowed by
@@ -18,6 +19,9 @@ import java.util.List;
  *     call the webhook: they spare a round trip for objects the handler would leave as they are
  * @param failurePolicy {@code Fail} (the object is refused while koord4j is down) or {@code
  *     Ignore} (it is stored unmutated)
+ * @param wanted whether the webhook is to be in the configuration now: while it says no, the API
+ *     server does not call it (its path still answers); the server registers again when told the
+ *     answer may have changed
  */
 public record MutatingEndpoint(
     String name,
@@ -26,7 +30,8 @@ public record MutatingEndpoint(
     AdmissionHandler handler,
     LabelSelector objectSelector,
     String failurePolicy,
-    List<MatchCondition> matchConditions) {
+    List<MatchCondition> matchConditions,
+    BooleanSupplier wanted) {
   public MutatingEndpoint {
     rules = List.copyOf(rules);
     matchConditions = List.copyOf(matchConditions);
@@ -40,7 +45,7 @@ public record MutatingEndpoint(
       AdmissionHandler handler,
       LabelSelector objectSelector,
       String failurePolicy) {
-    this(name, path, rules, handler, objectSelector, failurePolicy, List.of());
+    this(name, path, rules, handler, objectSelector, failurePolicy, List.of(), () -> true);
   }
 
   /** A webhook for every object the rules match, failing closed. */
