@@ -224,25 +224,31 @@ final class InvariantChecker implements AutoCloseable {
   }
 
   /**
-   * While running: its whole gang; once suspended or finished: what its live pods still hold. A job
-   * whose pods have all succeeded has finished, though its status may say so only later: the job
-   * controller writes it from those same pods.
+   * While running: its whole gang but the pods that succeeded and are not replaced; once suspended
+   * or finished: what its live pods still hold. A job whose pods have all succeeded has finished,
+   * though its status may say so only later: the job controller writes it from those same pods.
    */
   private static BigDecimal heldCpu(Job job, List<Pod> jobPods) {
     BigDecimal livePods = jobPods.stream().filter(InvariantChecker::alive)
         .map(InvariantChecker::podCpu).reduce(BigDecimal.ZERO, BigDecimal::add);
-    if (suspended(job) || finished(job) || podsSucceeded(job, jobPods)) {
+    long succeeded = jobPods.stream()
+        .filter(pod -> pod.getStatus() != null && "Succeeded".equals(pod.getStatus().getPhase())).count();
+    if (suspended(job) || finished(job) || succeeded >= job.getSpec().getCompletions()) {
       return livePods;
     }
     BigDecimal gang = podCpu(job.getSpec().getTemplate().getSpec().getContainers())
-        .multiply(BigDecimal.valueOf(job.getSpec().getParallelism()));
+        .multiply(BigDecimal.valueOf(job.getSpec().getParallelism() - notReplaced(job, succeeded)));
     return gang.max(livePods);
   }
 
-  private static boolean podsSucceeded(Job job, List<Pod> jobPods) {
-    long succeeded = jobPods.stream()
-        .filter(pod -> pod.getStatus() != null && "Succeeded".equals(pod.getStatus().getPhase())).count();
-    return succeeded >= job.getSpec().getCompletions();
+  /**
+   * Of the job's succeeded pods, how many the job controller does not start again: it keeps
+   * parallelism pods running only while more completions than that remain.
+   */
+  private static long notReplaced(Job job, long succeeded) {
+    int parallelism = job.getSpec().getParallelism();
+    long replaced = Math.max(0, job.getSpec().getCompletions() - parallelism);
+    return Math.min(parallelism, Math.max(0, succeeded - replaced));
   }
 
   private void checkGang(Job job, List<Pod> jobPods) {

@@ -2,6 +2,7 @@ package io.koord4j.manager.admission;
 
 import io.koord4j.quota.kube.QuotaResolver;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.koord4j.concurrent.DaemonThreads;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -41,6 +42,8 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -72,6 +75,8 @@ public final class AdmissionLoop implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionLoop.class);
   private static final Duration COALESCE = Duration.ofMillis(100);
   private static final Duration RETRY = Duration.ofSeconds(1);
+  /** How many status writes of a pass are in flight at once. */
+  private static final int STATUS_WRITE_THREADS = 8;
   /** How long closing waits for the pass under way: its writes are a few API calls. */
   private static final Duration FINISH_PASS = Duration.ofSeconds(10);
   /** How often the core is compared with the cluster (see reconcileWithCluster). */
@@ -95,6 +100,9 @@ public final class AdmissionLoop implements AutoCloseable {
   private final BooleanSupplier leading;
   private final AdmissionCore core = new AdmissionCore(new SplittableRandom());
   private final ScheduledThreadPoolExecutor thread = loopThread();
+  /** Sends a pass's status writes side by side; the loop waits for their answers. */
+  private final ExecutorService statusWrites =
+      Executors.newFixedThreadPool(STATUS_WRITE_THREADS, DaemonThreads.numbered("admission-writes"));
   private final InformerHandlers handlers = new InformerHandlers();
 
   private final Map<String, QueueUnit> units = new HashMap<>();
@@ -206,6 +214,7 @@ public final class AdmissionLoop implements AutoCloseable {
       thread.shutdownNow();
       Thread.currentThread().interrupt();
     }
+    statusWrites.shutdown();
     writer.close();
   }
 
@@ -508,7 +517,7 @@ public final class AdmissionLoop implements AutoCloseable {
     try {
       Instant now = clock.instant();
       AdmissionPass pass = core.pass(now);
-      pass.admitted().forEach(id -> admit(id, now));
+      admit(pass.admitted(), now);
       pass.preemptions().forEach(preemption -> preempt(preemption, now));
       pass.timedOutVictims().forEach(victim -> givenUp(victim, now));
       explainUntil = System.nanoTime() + EXPLAINING_PER_PASS.toNanos();
@@ -525,18 +534,29 @@ public final class AdmissionLoop implements AutoCloseable {
     }
   }
 
-  /** A unit whose queue names admission checks holds its quota in Reserved until they pass. */
-  private void admit(String id, Instant now) {
-    writer.cancel(id);
-    QueueUnit unit = current(id);
-    UnitSpec spec = core.status(id).orElseThrow().spec();
-    List<String> checks = QueueChecks.required(queues.get(spec.queue()), unit);
-    QueueUnitStatus admitted = checks.isEmpty()
-        ? UnitStatuses.admitted(unit, spec.quota(), now)
-        : UnitStatuses.reserved(unit, spec.quota(), checks, now);
-    if (store(unit, admitted, now)) {
-      explained.remove(id);
-      observer.admitted(spec.queue(), Duration.between(created(unit), now));
+  /**
+   * Stores the pass's admissions, side by side. A unit whose queue names admission checks holds
+   * its quota in Reserved until they pass.
+   */
+  private void admit(List<String> ids, Instant now) {
+    List<StatusWrite> writes = new ArrayList<>();
+    List<String> queueNames = new ArrayList<>();
+    for (String id : ids) {
+      writer.cancel(id);
+      QueueUnit unit = current(id);
+      UnitSpec spec = core.status(id).orElseThrow().spec();
+      List<String> checks = QueueChecks.required(queues.get(spec.queue()), unit);
+      writes.add(new StatusWrite(unit, checks.isEmpty()
+          ? UnitStatuses.admitted(unit, spec.quota(), now)
+          : UnitStatuses.reserved(unit, spec.quota(), checks, now)));
+      queueNames.add(spec.queue());
+    }
+    List<Boolean> stored = storeAll(writes, now);
+    for (int i = 0; i < ids.size(); i++) {
+      if (stored.get(i)) {
+        explained.remove(ids.get(i));
+        observer.admitted(queueNames.get(i), Duration.between(created(writes.get(i).unit()), now));
+      }
     }
   }
 
@@ -611,32 +631,70 @@ public final class AdmissionLoop implements AutoCloseable {
     return held == null ? null : writer.latest(held);
   }
 
+  /** A status the pass stores. */
+  private record StatusWrite(QueueUnit unit, QueueUnitStatus desired) {}
+
+  /** What became of one write, taken up on the loop's thread. */
+  private record WriteOutcome(boolean leading, Optional<QueueUnit> stored, KubernetesClientException refused) {}
+
   /**
    * Writes a status; a refused write is undone by re-reading the unit. A replica that may no
    * longer lead writes nothing and forgets the decision.
    */
   private boolean store(QueueUnit unit, QueueUnitStatus desired, Instant now) {
-    String id = UnitSpecs.id(unit);
+    return storeAll(List.of(new StatusWrite(unit, desired)), now).get(0);
+  }
+
+  /**
+   * Stores statuses as {@link #store} does, sent side by side on the write threads and each
+   * checked against the lease just before it is sent; returns once all are answered. One at a
+   * time, a pass that admitted many units held the loop for a round trip each.
+   *
+   * @return per write, in order, whether it was stored
+   */
+  private List<Boolean> storeAll(List<StatusWrite> writes, Instant now) {
+    List<CompletableFuture<WriteOutcome>> sent =
+        writes.stream()
+            .map(write -> CompletableFuture.supplyAsync(() -> send(write, now), statusWrites))
+            .toList();
+    List<Boolean> stored = new ArrayList<>();
+    for (int i = 0; i < writes.size(); i++) {
+      stored.add(takeUp(writes.get(i).unit(), sent.get(i).join()));
+    }
+    return stored;
+  }
+
+  private WriteOutcome send(StatusWrite write, Instant now) {
     if (!leading.getAsBoolean()) {
+      return new WriteOutcome(false, Optional.empty(), null);
+    }
+    try {
+      return new WriteOutcome(true, recorder.record(write.unit(), write.desired(), now), null);
+    } catch (KubernetesClientException e) {
+      return new WriteOutcome(true, Optional.empty(), e);
+    }
+  }
+
+  private boolean takeUp(QueueUnit unit, WriteOutcome outcome) {
+    String id = UnitSpecs.id(unit);
+    if (!outcome.leading()) {
       LOG.warn("not writing the status of {}: this replica may no longer lead", id);
       reset(unit);
       return false;
     }
-    try {
-      Optional<QueueUnit> stored = recorder.record(unit, desired, now);
-      stored.ifPresent(
-          written -> {
-            passWrites++;
-            units.put(id, written);
-            this.written.put(id, resourceVersion(written));
-          });
-      return stored.isPresent();
-    } catch (KubernetesClientException e) {
+    if (outcome.refused() != null) {
       passWrites++;
-      LOG.debug("status write of {} refused ({}); re-reading it", id, e.getCode());
+      LOG.debug("status write of {} refused ({}); re-reading it", id, outcome.refused().getCode());
       reread(id);
       return false;
     }
+    outcome.stored().ifPresent(
+        written -> {
+          passWrites++;
+          units.put(id, written);
+          this.written.put(id, resourceVersion(written));
+        });
+    return outcome.stored().isPresent();
   }
 
   /**

@@ -53,7 +53,7 @@ public final class UnitSpecs {
    * pod's share is freed as soon as the pod is seen succeeded, not when the job controller counts
    * it or ends the job.
    */
-  static ResourceVector charged(QueueUnit unit, int succeededPods) {
+  public static ResourceVector charged(QueueUnit unit, int succeededPods) {
     ResourceVector request = ResourceQuantities.toVector(unit.getSpec().getResource());
     List<PodSet> podSets = unit.getSpec().getPodSet();
     Integer replaced = replacedSuccesses(unit);
