@@ -32,6 +32,8 @@ import org.junit.jupiter.api.Test;
  * label and get the same guarantees: nominal quota, borrowing from the cohort up to the limit.
  */
 class KubectlImportKueueIT extends InProcessManagerBase {
+  /** How long KWOK lets a pod run before it succeeds. */
+  private static final String RUN_TIME_ANNOTATION = "pod-complete.stage.kwok.x-k8s.io/delay";
   private static final Duration WAIT = Duration.ofMinutes(2);
   private static final String SUFFIX = Integer.toString(ThreadLocalRandom.current().nextInt(1 << 20), 36);
   private static final String COHORT = "team-ab-" + SUFFIX;
@@ -154,10 +156,13 @@ class KubectlImportKueueIT extends InProcessManagerBase {
   }
 
   /** A one-pod Job as Kueue's docs write it: the queue-name label, created suspended. */
+  /** A job whose pod runs for 10 minutes, so that it holds its quota while the test looks. */
   private static void kueueJob(String namespace, String name, String cpu) {
     client.resource(TestJobs.job(namespace, name, cpu)
         .editMetadata().addToLabels(WellKnown.KUEUE_QUEUE_NAME, LOCAL_QUEUE).endMetadata()
-        .editSpec().withSuspend(true).endSpec().build()).create();
+        .editSpec().withSuspend(true)
+        .editTemplate().editOrNewMetadata().addToAnnotations(RUN_TIME_ANNOTATION, "600s").endMetadata().endTemplate()
+        .endSpec().build()).create();
   }
 
   private static boolean resumed(String namespace, String job) {
