@@ -1,7 +1,9 @@
 package io.koord4j.probes;
 
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClientBuilder;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import io.koord4j.api.ClientConfig;
@@ -16,6 +18,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.function.Consumer;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509KeyManager;
@@ -36,10 +39,16 @@ public final class NativeTlsClientFactory extends VertxHttpClientFactory {
    * without their managedFields ({@link ClientSerialization}).
    */
   public static KubernetesClient client() {
+    return client(ClientConfig.fromEnvironment(), http -> {});
+  }
+
+  /** As {@link #client()} on {@code config}, its HTTP client first given to {@code httpClient} (interceptors). */
+  public static KubernetesClient client(Config config, Consumer<HttpClient.Builder> httpClient) {
     return new KubernetesClientBuilder()
-        .withConfig(ClientConfig.fromEnvironment())
+        .withConfig(config)
         .withKubernetesSerialization(ClientSerialization.withoutManagedFields())
         .withHttpClientFactory(new NativeTlsClientFactory())
+        .withHttpClientBuilderConsumer(httpClient)
         .build();
   }
 

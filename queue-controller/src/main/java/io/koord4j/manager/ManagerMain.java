@@ -3,6 +3,7 @@ package io.koord4j.manager;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import io.koord4j.api.ClientConfig;
 import io.koord4j.manager.dashboard.Dashboard;
 import io.koord4j.manager.support.KubeObjects;
 import io.koord4j.probes.NativeTlsClientFactory;
@@ -68,10 +69,12 @@ public final class ManagerMain {
             new LeaseLock(settings.namespace(), settings.leaseName(), identity()),
             settings.renewDeadline(),
             System::nanoTime);
+    // The elector and the webhook write with the plain client; the controllers only as the leader.
+    KubernetesClient leaderClient = FencedWrites.client(ClientConfig.fromEnvironment(), lease);
     LeaderControllers manager =
         settings.kueueAdmissionCheck()
-            ? new KueueCheckControllers(client)
-            : new Manager(client, registry, lease);
+            ? new KueueCheckControllers(leaderClient)
+            : new Manager(leaderClient, registry, lease);
     Leadership leadership =
         new Leadership(
             config -> client.leaderElector().withConfig(config).build(),

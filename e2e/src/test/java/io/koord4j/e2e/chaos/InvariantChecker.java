@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -220,7 +221,9 @@ final class InvariantChecker implements AutoCloseable {
     return job.getMetadata().getName() + "[" + job.getMetadata().getLabels().get(WellKnown.QUOTA_NAME)
         + (suspended(job) ? " suspended" : " running") + " cpu=" + cpu.toPlainString()
         + " parallelism=" + job.getSpec().getParallelism() + " alive=" + alive + " terminating=" + terminating
-        + " priority=" + job.getSpec().getTemplate().getSpec().getPriorityClassName() + "]";
+        + " priority=" + job.getSpec().getTemplate().getSpec().getPriorityClassName()
+        + " resumed=" + Optional.ofNullable(job.getMetadata().getAnnotations())
+            .map(annotations -> annotations.get(WellKnown.JOB_DEQUEUE_TIMESTAMP)).orElse("never") + "]";
   }
 
   /**
