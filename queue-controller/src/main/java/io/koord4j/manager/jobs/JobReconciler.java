@@ -50,11 +50,13 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
   private final JobAdapter<T> adapter;
   private final Clock clock;
   private final SharedInformers informers;
+  private final GangPodGroups podGroups;
 
   public JobReconciler(JobAdapter<T> adapter, Clock clock, SharedInformers informers) {
     this.adapter = adapter;
     this.clock = clock;
     this.informers = informers;
+    this.podGroups = new GangPodGroups(informers);
   }
 
   /** The job type, e.g. to check that the cluster serves the kind before watching it. */
@@ -69,6 +71,7 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
 
   @Override
   public List<EventSource<?, T>> prepareEventSources(EventSourceContext<T> context) {
+    podGroups.watch();
     return List.of(new OwnedQueueUnits<>(informers, adapter.kind()));
   }
 
@@ -127,18 +130,22 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
     }
   }
 
-  /** Holds the job and marks it queued, if the webhook did not, then creates its unit. */
+  /**
+   * Holds the job and marks it queued, if the webhook did not, then creates its gang's PodGroup
+   * and its unit: the group waits with the job, off the path from admission to resumption.
+   */
   private void enqueue(T job, String queue, KubernetesClient client) {
     T queued = adapter.enqueued(job, clock.instant());
     if (queued != job) {
       queued = client.resource(queued).update();
     }
+    podGroups.ensure(queued, adapter.podSets(queued), client);
     KubeObjects.createIfAbsent(client, QueueUnits.desired(adapter, queued, queue, priority(queued, client)));
   }
 
   /**
    * Joins the pods to the gang, keeps them where the admission checks placed the gang, and
-   * resumes the job in one update, after the PodGroup exists.
+   * resumes the job in one update, after the PodGroup exists at the job's current size.
    */
   private void start(T suspended, QueueUnit unit, KubernetesClient client) {
     // A job that ran before has its start cleared first, so that its templates may change.
@@ -147,10 +154,7 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
             ? suspended
             : client.resource(suspended).editStatus(ran -> adapter.withTemplatesMutable(ran).orElse(ran));
     List<PodSetInfo> podSets = adapter.podSets(job);
-    if (Gangs.needsPodGroup(podSets)) {
-      // Applied, not only created: a job requeued at a new size needs its gang's new minMember.
-      client.resource(Gangs.podGroup(job, podSets)).fieldManager(Gangs.FIELD_MANAGER).forceConflicts().serverSideApply();
-    }
+    podGroups.ensure(job, podSets, client);
     Map<String, String> nodeSelector = UnitStatuses.checkedNodeSelector(unit.getStatus());
     String quota = quotaOf(unit);
     T started = adapter.resume(adapter.editPodTemplates(

@@ -89,6 +89,12 @@ class BatchJobIT extends InProcessManagerBase {
                 assertThat(reserved.getMessage()).contains(leaf, "cpu", "4 requested", "has 2 of cpu available");
               });
       assertThat(cluster.job("huge").getSpec().getSuspend()).isTrue();
+      // Its gang waits with it, so that the resume after an admission is one write.
+      PodGroup group =
+          client.resources(PodGroup.class).inNamespace(cluster.namespace).withName("huge").get();
+      assertThat(group.getSpec().getMinMember()).isEqualTo(4);
+      assertThat(group.getMetadata().getOwnerReferences()).singleElement()
+          .satisfies(owner -> assertThat(owner.getUid()).isEqualTo(cluster.job("huge").getMetadata().getUid()));
     }
   }
 }

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.koord4j.api.check.GangFeasibilityParameters;
 import io.koord4j.api.device.Device;
+import io.koord4j.api.gang.PodGroup;
 import io.koord4j.api.kueue.AdmissionCheck;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueUnit;
@@ -38,7 +39,7 @@ class ManagerWatchesIT extends InProcessManagerBase {
 
   /**
    * What the admission loop, the gang check and the reconcilers read: the queueing kinds, nodes,
-   * pods and devices, the check's parameters, Kueue's AdmissionChecks (the check answers
+   * pods and devices, the check's parameters, the gangs' PodGroups, Kueue's AdmissionChecks (the check answers
    * QueueUnits here, not Kueue's Workloads), ElasticQuotaProfiles when served, NodeMetrics, ConfigMaps and NodeSLOs when batch
    * resources are on and the cluster serves them, and every job kind the cluster serves.
    */
@@ -51,7 +52,8 @@ class ManagerWatchesIT extends InProcessManagerBase {
             Node.class,
             Pod.class,
             Device.class,
-            GangFeasibilityParameters.class)
+            GangFeasibilityParameters.class,
+            PodGroup.class)
         .map(HasMetadata::getFullResourceName)
         .forEach(kinds::add);
     kinds.add(AdmissionCheck.CONTEXT.getPlural() + "." + AdmissionCheck.CONTEXT.getGroup());
