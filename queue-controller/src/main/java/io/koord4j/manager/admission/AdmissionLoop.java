@@ -57,7 +57,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The single owner of the {@link AdmissionCore}: informer events on QueueUnits, ElasticQuotas,
  * Queues, Nodes, Devices and Pods (those no unit owns are charged to their quota) are applied on
- * one thread, bursts of them are coalesced into one pass, and the pass's decisions are written to
+ * one thread, bursts of them are coalesced into one pass (at most one pass starts per {@link
+ * #COALESCE}), and the pass's decisions are written to
  * the units' status on that thread before it goes on. Why units wait, and events, are reported
  * through the {@link StatusWriter}, off the thread. Nodes and Devices also tell the core's {@link
  * UnitPlacements} which gangs no node could ever hold.
@@ -73,6 +74,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class AdmissionLoop implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionLoop.class);
+  /** The least time from one pass's start to the next's, so that a burst of events is one pass. */
   private static final Duration COALESCE = Duration.ofMillis(100);
   private static final Duration RETRY = Duration.ofSeconds(1);
   /** How many status writes of a pass are in flight at once. */
@@ -141,6 +143,7 @@ public final class AdmissionLoop implements AutoCloseable {
   private boolean replayed;
   private ScheduledFuture<?> nextPass;
   private Instant nextPassAt;
+  private Instant lastPassStarted = Instant.MIN;
 
   public AdmissionLoop(
       KubernetesClient client, SharedInformers informers, AdmissionSnapshots snapshots, AdmissionContext context) {
@@ -492,8 +495,15 @@ public final class AdmissionLoop implements AutoCloseable {
 
   // ---- passes
 
+  /**
+   * A pass at once, or {@link #COALESCE} after the last one started: an event after a quiet spell
+   * (such as the quota a finished job frees) is decided without waiting, while events queued on
+   * the loop's thread ahead of the pass still go into it.
+   */
   private void passSoon() {
-    passAt(clock.instant().plus(COALESCE));
+    Instant now = clock.instant();
+    Instant earliest = lastPassStarted.plus(COALESCE);
+    passAt(earliest.isAfter(now) ? earliest : now);
   }
 
   private void passAt(Instant at) {
@@ -511,6 +521,7 @@ public final class AdmissionLoop implements AutoCloseable {
   private void pass() {
     nextPass = null;
     nextPassAt = null;
+    lastPassStarted = clock.instant();
     long started = System.nanoTime();
     passWrites = 0;
     waitsLeft = false;
