@@ -83,7 +83,8 @@ class HelmInstallIT {
               // Invalid jobs only: their status gets a condition saying why.
               new Access("patch", "batch", "jobs/status"),
               new Access("patch", "kubeflow.org", "pytorchjobs/status"),
-              // Jobs naming a PriorityClass; quotas whose Queue's namespace is missing.
+              // A PriorityClass the informer has not listed yet; quotas whose Queue's namespace is
+              // missing.
               new Access("get", "scheduling.k8s.io", "priorityclasses"),
               new Access("create", "", "namespaces"),
               // AdmissionChecks with koord4j's controllerName: the samples create none.

@@ -3,6 +3,7 @@ package io.koord4j.manager.jobs;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -51,12 +52,14 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
   private final Clock clock;
   private final SharedInformers informers;
   private final GangPodGroups podGroups;
+  private final SharedIndexInformer<PriorityClass> priorityClasses;
 
   public JobReconciler(JobAdapter<T> adapter, Clock clock, SharedInformers informers) {
     this.adapter = adapter;
     this.clock = clock;
     this.informers = informers;
     this.podGroups = new GangPodGroups(informers);
+    this.priorityClasses = informers.of(PriorityClass.class);
   }
 
   /** The job type, e.g. to check that the cluster serves the kind before watching it. */
@@ -72,6 +75,7 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
   @Override
   public List<EventSource<?, T>> prepareEventSources(EventSourceContext<T> context) {
     podGroups.watch();
+    informers.start(priorityClasses);
     return List.of(new OwnedQueueUnits<>(informers, adapter.kind()));
   }
 
@@ -244,17 +248,20 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
     }
   }
 
-  /** The job's own priority, else its priority class's value. */
+  /**
+   * The job's own priority, else its priority class's value: from the informer, which every
+   * reconcile of a waiting job asks, or read once while the informer has not listed the class.
+   */
   private Integer priority(T job, KubernetesClient client) {
     return adapter
         .priority(job)
-        .or(
-            () ->
-                adapter
-                    .priorityClassName(job)
-                    .map(name -> client.scheduling().v1().priorityClasses().withName(name).get())
-                    .map(PriorityClass::getValue))
+        .or(() -> adapter.priorityClassName(job).map(name -> priorityClass(name, client)).map(PriorityClass::getValue))
         .orElse(null);
+  }
+
+  private PriorityClass priorityClass(String name, KubernetesClient client) {
+    PriorityClass known = priorityClasses.getStore().getByKey(name);
+    return known != null ? known : client.scheduling().v1().priorityClasses().withName(name).get();
   }
 
   private void writeStatus(QueueUnit unit, QueueUnitStatus status, KubernetesClient client) {

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.koord4j.api.check.GangFeasibilityParameters;
 import io.koord4j.api.device.Device;
 import io.koord4j.api.gang.PodGroup;
@@ -39,7 +40,7 @@ class ManagerWatchesIT extends InProcessManagerBase {
 
   /**
    * What the admission loop, the gang check and the reconcilers read: the queueing kinds, nodes,
-   * pods and devices, the check's parameters, the gangs' PodGroups, Kueue's AdmissionChecks (the check answers
+   * pods and devices, the check's parameters, the gangs' PodGroups, the jobs' PriorityClasses, Kueue's AdmissionChecks (the check answers
    * QueueUnits here, not Kueue's Workloads), ElasticQuotaProfiles when served, NodeMetrics, ConfigMaps and NodeSLOs when batch
    * resources are on and the cluster serves them, and every job kind the cluster serves.
    */
@@ -53,7 +54,8 @@ class ManagerWatchesIT extends InProcessManagerBase {
             Pod.class,
             Device.class,
             GangFeasibilityParameters.class,
-            PodGroup.class)
+            PodGroup.class,
+            PriorityClass.class)
         .map(HasMetadata::getFullResourceName)
         .forEach(kinds::add);
     kinds.add(AdmissionCheck.CONTEXT.getPlural() + "." + AdmissionCheck.CONTEXT.getGroup());
