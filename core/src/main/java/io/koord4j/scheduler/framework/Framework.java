@@ -10,13 +10,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
-import java.util.stream.IntStream;
 
 /**
  * Runs a profile's plugins at the named extension points. The scheduling cycle (PreFilter to
@@ -26,6 +25,8 @@ public final class Framework {
 
   /** kube-scheduler's floor on how many feasible nodes are worth scoring. */
   private static final int MIN_FEASIBLE_NODES_TO_FIND = 100;
+  /** Nodes a thread filters or scores per claim on the shared counters. */
+  private static final int CHUNK = 16;
 
   private final List<PreFilterPlugin> preFilters;
   private final List<FilterPlugin> filters;
@@ -140,7 +141,8 @@ public final class Framework {
 
   /**
    * The nodes that pass every filter, stopping once enough are found to score well (as
-   * kube-scheduler's adaptive percentage does) so large clusters stay fast.
+   * kube-scheduler's adaptive percentage does) so large clusters stay fast. The check is made per
+   * chunk of nodes, so a few more than enough may be found.
    */
   private List<NodeInfo> feasibleNodes(
       CycleState state, Pod pod, List<NodeInfo> nodes, int enough, Map<String, Status> rejections) {
@@ -152,25 +154,28 @@ public final class Framework {
     NodeInfo[] passed = new NodeInfo[n];
     AtomicInteger found = new AtomicInteger();
     AtomicInteger checked = new AtomicInteger();
-    inParallel(
+    inParallelChunks(
         n,
-        i -> {
+        (from, to) -> {
           if (found.get() >= enough) {
             return;
           }
-          int index = (start + i) % n;
-          NodeInfo node = nodes.get(index);
-          Status status = filter(state, pod, node);
-          checked.incrementAndGet();
-          if (status.isSuccess()) {
-            found.incrementAndGet();
-            passed[i] = node;
-          } else {
-            rejections.put(node.name(), status);
+          int passedHere = 0;
+          for (int i = from; i < to; i++) {
+            NodeInfo node = nodes.get((start + i) % n);
+            Status status = filter(state, pod, node);
+            if (status.isSuccess()) {
+              passed[i] = node;
+              passedHere++;
+            } else {
+              rejections.put(node.name(), status);
+            }
           }
+          found.addAndGet(passedHere);
+          checked.addAndGet(to - from);
         });
     nextStartNode.set(start + checked.get());
-    List<NodeInfo> feasible = new ArrayList<>();
+    List<NodeInfo> feasible = new ArrayList<>(Math.min(n, found.get()));
     for (NodeInfo node : passed) {
       if (node != null) {
         feasible.add(node);
@@ -234,30 +239,53 @@ public final class Framework {
     return totals;
   }
 
-  /**
-   * Runs {@code task(0..count-1)} on the calling thread and up to {@code parallelism - 1} pool
-   * threads, each taking the next index until none is left. The caller waits only for tasks a
-   * helper has taken: on a busy machine a helper that has not started yet finds nothing left, so
-   * the work is never held up waiting for a thread to be scheduled.
-   */
+  /** Runs {@code task(0..count-1)}, spread as {@link #inParallelChunks} spreads chunks. */
   private void inParallel(int count, IntConsumer task) {
-    int helpers = Math.min(parallelism, count) - 1;
+    inParallelChunks(
+        count,
+        (from, to) -> {
+          for (int i = from; i < to; i++) {
+            task.accept(i);
+          }
+        });
+  }
+
+  /** Work on the indexes {@code from} (inclusive) to {@code to} (exclusive). */
+  @FunctionalInterface
+  private interface Chunk {
+    void run(int from, int to);
+  }
+
+  /**
+   * Runs {@code chunk} over {@code 0..count-1} in chunks of {@link #CHUNK} indexes, on the calling
+   * thread and up to {@code parallelism - 1} pool threads, each taking the next chunk until none is
+   * left. Chunks, rather than single indexes, keep the threads from contending for the shared
+   * counters once per node. The caller waits only for chunks a helper has taken: on a busy machine
+   * a helper that has not started yet finds nothing left, so the work is never held up waiting for
+   * a thread to be scheduled.
+   */
+  private void inParallelChunks(int count, Chunk chunk) {
+    int helpers = Math.min(parallelism, (count + CHUNK - 1) / CHUNK) - 1;
     if (helpers <= 0) {
-      IntStream.range(0, count).forEach(task);
+      chunk.run(0, count);
       return;
     }
+    Thread caller = Thread.currentThread();
     AtomicInteger next = new AtomicInteger();
-    CountDownLatch done = new CountDownLatch(count);
+    AtomicInteger unfinished = new AtomicInteger(count);
     AtomicReference<RuntimeException> failure = new AtomicReference<>();
     Runnable work =
         () -> {
-          for (int i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
+          for (int from = next.getAndAdd(CHUNK); from < count; from = next.getAndAdd(CHUNK)) {
+            int to = Math.min(count, from + CHUNK);
             try {
-              task.accept(i);
+              chunk.run(from, to);
             } catch (RuntimeException e) {
               failure.compareAndSet(null, e);
             } finally {
-              done.countDown();
+              if (unfinished.addAndGet(from - to) == 0) {
+                LockSupport.unpark(caller);
+              }
             }
           }
         };
@@ -265,11 +293,12 @@ public final class Framework {
       pool.execute(work);
     }
     work.run();
-    try {
-      done.await();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while filtering or scoring nodes", e);
+    while (unfinished.get() > 0) {
+      LockSupport.park(this);
+      if (Thread.interrupted()) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while filtering or scoring nodes");
+      }
     }
     if (failure.get() != null) {
       throw failure.get();

@@ -1,7 +1,6 @@
 package io.koord4j.scheduler.plugins;
 
 import io.fabric8.kubernetes.api.model.Affinity;
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeSelector;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
@@ -34,15 +33,23 @@ public final class NodeAffinity extends BasePlugin implements FilterPlugin, Scor
 
   @Override
   public Status filter(CycleState state, Pod pod, NodeInfo node) {
-    Map<String, String> labels = labelsOf(node.node());
-    Map<String, String> selector = pod.getSpec().getNodeSelector();
-    boolean selected =
-        selector == null
-            || selector.entrySet().stream()
-                .allMatch(e -> e.getValue().equals(labels.get(e.getKey())));
-    return selected && matchesRequiredAffinity(pod, node.node(), labels)
+    Map<String, String> labels = node.labels();
+    return selected(pod.getSpec().getNodeSelector(), labels)
+            && matchesRequiredAffinity(pod, node.name(), labels)
         ? Status.SUCCESS
         : Status.unresolvable(REASON);
+  }
+
+  /** A loop rather than a stream: this runs for every node a pod is filtered on. */
+  private static boolean selected(Map<String, String> selector, Map<String, String> labels) {
+    if (selector != null) {
+      for (Map.Entry<String, String> required : selector.entrySet()) {
+        if (!required.getValue().equals(labels.get(required.getKey()))) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   @Override
@@ -51,7 +58,7 @@ public final class NodeAffinity extends BasePlugin implements FilterPlugin, Scor
     if (affinity == null || affinity.getNodeAffinity() == null) {
       return 0;
     }
-    Map<String, String> labels = labelsOf(node.node());
+    Map<String, String> labels = node.labels();
     return affinity.getNodeAffinity().getPreferredDuringSchedulingIgnoredDuringExecution().stream()
         .filter(p -> matches(p.getPreference(), node.name(), labels))
         .mapToLong(PreferredSchedulingTerm::getWeight)
@@ -63,7 +70,7 @@ public final class NodeAffinity extends BasePlugin implements FilterPlugin, Scor
     ScorePlugin.scaleToMax(scores, false);
   }
 
-  private static boolean matchesRequiredAffinity(Pod pod, Node node, Map<String, String> labels) {
+  private static boolean matchesRequiredAffinity(Pod pod, String nodeName, Map<String, String> labels) {
     Affinity affinity = pod.getSpec().getAffinity();
     NodeSelector required =
         affinity == null || affinity.getNodeAffinity() == null
@@ -73,7 +80,7 @@ public final class NodeAffinity extends BasePlugin implements FilterPlugin, Scor
       return true;
     }
     return required.getNodeSelectorTerms().stream()
-        .anyMatch(term -> matches(term, node.getMetadata().getName(), labels));
+        .anyMatch(term -> matches(term, nodeName, labels));
   }
 
   /** A term with no requirements matches nothing, as in Kubernetes. */
@@ -109,10 +116,5 @@ public final class NodeAffinity extends BasePlugin implements FilterPlugin, Scor
     } catch (NumberFormatException | NullPointerException | IndexOutOfBoundsException e) {
       return 0;
     }
-  }
-
-  private static Map<String, String> labelsOf(Node node) {
-    Map<String, String> labels = node.getMetadata().getLabels();
-    return labels == null ? Map.of() : labels;
   }
 }

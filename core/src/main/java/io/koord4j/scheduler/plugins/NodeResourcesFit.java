@@ -50,23 +50,43 @@ public final class NodeResourcesFit extends BasePlugin implements PreFilterPlugi
 
   @Override
   public Status filter(CycleState state, Pod pod, NodeInfo node) {
+    List<Map.Entry<String, Long>> requested = state.get(REQUESTED);
+    if (fits(requested, node)) {
+      return Status.SUCCESS;
+    }
     List<String> reasons = new ArrayList<>();
-    if (node.podCount() + 1 > node.allocatable().get(ResourceQuantities.PODS)) {
+    if (!roomForOneMorePod(node)) {
       reasons.add("Too many pods");
     }
-    for (var entry : state.get(REQUESTED)) {
-      String resource = entry.getKey();
-      if (DeviceShare.handles(resource, node)) {
-        continue;
-      }
-      long free = node.free(resource);
-      if (entry.getValue() > 0 && entry.getValue() > free) {
-        reasons.add("Insufficient " + resource);
+    for (var entry : requested) {
+      if (!fits(entry, node)) {
+        reasons.add("Insufficient " + entry.getKey());
       }
     }
-    return reasons.isEmpty()
-        ? Status.SUCCESS
-        : Status.unschedulable(reasons.toArray(String[]::new));
+    return Status.unschedulable(reasons.toArray(String[]::new));
+  }
+
+  /** Checked first without building reasons: most nodes fit, and this runs for each of them. */
+  private static boolean fits(List<Map.Entry<String, Long>> requested, NodeInfo node) {
+    if (!roomForOneMorePod(node)) {
+      return false;
+    }
+    for (var entry : requested) {
+      if (!fits(entry, node)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean roomForOneMorePod(NodeInfo node) {
+    return node.podCount() + 1 <= node.allocatable().get(ResourceQuantities.PODS);
+  }
+
+  private static boolean fits(Map.Entry<String, Long> request, NodeInfo node) {
+    return request.getValue() <= 0
+        || DeviceShare.handles(request.getKey(), node)
+        || request.getValue() <= node.free(request.getKey());
   }
 
   @Override

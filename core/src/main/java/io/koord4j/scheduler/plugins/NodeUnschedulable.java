@@ -23,9 +23,7 @@ public final class NodeUnschedulable extends BasePlugin implements FilterPlugin 
 
   @Override
   public Status filter(CycleState state, Pod pod, NodeInfo node) {
-    boolean cordoned =
-        node.node().getSpec() != null && Boolean.TRUE.equals(node.node().getSpec().getUnschedulable());
-    if (cordoned
+    if (node.unschedulable()
         && pod.getSpec().getTolerations().stream()
             .noneMatch(t -> TaintToleration.tolerates(t, CORDONED))) {
       return Status.unresolvable("node(s) were unschedulable");

@@ -12,7 +12,6 @@ import io.koord4j.scheduler.framework.ScorePlugin;
 import io.koord4j.scheduler.framework.Status;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -31,38 +30,40 @@ public final class TaintToleration extends BasePlugin implements FilterPlugin, S
 
   @Override
   public Status filter(CycleState state, Pod pod, NodeInfo node) {
-    List<Taint> taints = node.node().getSpec() == null ? null : node.node().getSpec().getTaints();
     List<Toleration> tolerations = pod.getSpec().getTolerations();
-    Optional<Taint> untolerated =
-        taints == null
-            ? Optional.empty()
-            : taints.stream()
-                .filter(taint -> BLOCKING.contains(taint.getEffect()))
-                .filter(taint -> tolerations.stream().noneMatch(t -> tolerates(t, taint)))
-                .findFirst();
-    return untolerated
-        .map(
-            taint ->
-                Status.unresolvable(
-                    "node(s) had untolerated taint {"
-                        + taint.getKey()
-                        + (taint.getValue() == null ? "" : ": " + taint.getValue())
-                        + "}"))
-        .orElse(Status.SUCCESS);
+    for (Taint taint : node.taints()) {
+      if (BLOCKING.contains(taint.getEffect()) && !toleratedBy(tolerations, taint)) {
+        return Status.unresolvable(
+            "node(s) had untolerated taint {"
+                + taint.getKey()
+                + (taint.getValue() == null ? "" : ": " + taint.getValue())
+                + "}");
+      }
+    }
+    return Status.SUCCESS;
   }
 
   /** Untolerated PreferNoSchedule taints; fewer is better, so normalising reverses. */
   @Override
   public long score(CycleState state, Pod pod, NodeInfo node) {
-    List<Taint> taints = node.node().getSpec() == null ? null : node.node().getSpec().getTaints();
-    if (taints == null) {
-      return 0;
-    }
     List<Toleration> tolerations = pod.getSpec().getTolerations();
-    return taints.stream()
-        .filter(taint -> PREFER_NO_SCHEDULE.equals(taint.getEffect()))
-        .filter(taint -> tolerations.stream().noneMatch(t -> tolerates(t, taint)))
-        .count();
+    long untolerated = 0;
+    for (Taint taint : node.taints()) {
+      if (PREFER_NO_SCHEDULE.equals(taint.getEffect()) && !toleratedBy(tolerations, taint)) {
+        untolerated++;
+      }
+    }
+    return untolerated;
+  }
+
+  /** Loops rather than streams: this runs for every node a pod is filtered or scored on. */
+  private static boolean toleratedBy(List<Toleration> tolerations, Taint taint) {
+    for (Toleration toleration : tolerations) {
+      if (tolerates(toleration, taint)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override

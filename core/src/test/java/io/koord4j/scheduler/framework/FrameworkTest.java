@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -73,7 +74,21 @@ class FrameworkTest {
 
   @Test
   void filtersManyNodesInParallelAndStopsWhenEnoughFit() {
-    Framework framework = framework(List.of(new NodeResourcesFit()), Map.of());
+    AtomicInteger filtered = new AtomicInteger();
+    FilterPlugin counting =
+        new FilterPlugin() {
+          @Override
+          public String name() {
+            return "Counting";
+          }
+
+          @Override
+          public Status filter(CycleState state, Pod pod, NodeInfo node) {
+            filtered.incrementAndGet();
+            return Status.SUCCESS;
+          }
+        };
+    Framework framework = framework(List.of(new NodeResourcesFit(), counting), Map.of());
     List<NodeInfo> nodes =
         IntStream.range(0, 1000).mapToObj(i -> nodeInfo("n" + i, "8", "8Gi")).toList();
 
@@ -82,6 +97,41 @@ class FrameworkTest {
     assertThat(placement.found()).isTrue();
     assertThat(Framework.enoughFeasibleNodes(1000)).isEqualTo(420);
     assertThat(Framework.enoughFeasibleNodes(50)).isEqualTo(50);
+    // Stopped once 420 fit, give or take the chunks the four threads had already taken.
+    assertThat(filtered.get()).isBetween(420, 420 + 4 * 16);
+  }
+
+  @Test
+  void filterAllReportsEveryNodeFromEveryThread() {
+    Framework framework = framework(List.of(new NodeResourcesFit()), Map.of());
+    List<NodeInfo> nodes =
+        IntStream.range(0, 500)
+            .mapToObj(i -> nodeInfo("n" + i, i % 2 == 0 ? "8" : "1", "8Gi"))
+            .toList();
+
+    CycleState state = new CycleState();
+    Pod pod = pod("p", "2", "1Gi");
+    assertThat(framework.preFilter(state, pod).isSuccess()).isTrue();
+
+    Map<String, Status> statuses = framework.filterAll(state, pod, nodes);
+
+    assertThat(statuses).hasSize(500);
+    assertThat(statuses.values().stream().filter(Status::isSuccess)).hasSize(250);
+    assertThat(statuses.get("n1").message()).isEqualTo("Insufficient cpu");
+  }
+
+  @Test
+  void scoresEveryFeasibleNodeAcrossThreads() {
+    ScorePlugin byIndex = scorer("ByIndex", node -> Long.parseLong(node.name().substring(1)) % 101);
+    Framework framework = framework(List.of(byIndex), Map.of());
+    List<NodeInfo> nodes = IntStream.range(0, 300).mapToObj(i -> nodeInfo("n" + i, "8", "8Gi")).toList();
+
+    long[] totals = framework.totalScores(new CycleState(), pod("p", "1", "1Gi"), nodes);
+
+    assertThat(totals).hasSize(300);
+    for (int i = 0; i < 300; i++) {
+      assertThat(totals[i]).as("node n%d", i).isEqualTo(i % 101);
+    }
   }
 
   @Test

@@ -66,9 +66,11 @@ public final class SchedulerCache {
   private final Map<String, NodeInfo> nodes = new HashMap<>();
   /**
    * Each node as the next cycle sees it, usage and GPUs included. Rebuilt only for the nodes that
-   * changed since the last snapshot ({@code stale}), so that a cycle costs no allocation per node.
+   * changed since the last snapshot ({@code stale}), so that a cycle costs no allocation per node;
+   * kept in a list (with each node's place in it) so that a snapshot is one array copy.
    */
-  private final Map<String, NodeInfo> views = new HashMap<>();
+  private final List<NodeInfo> views = new ArrayList<>();
+  private final Map<String, Integer> viewIndex = new HashMap<>();
   private final Set<String> stale = new HashSet<>();
   /** The allocatable of all nodes, kept as nodes come and go rather than summed on each change. */
   private ResourceVector allocatableTotal = ResourceVector.EMPTY;
@@ -117,8 +119,21 @@ public final class SchedulerCache {
     if (old != null) {
       allocatableTotal = allocatableTotal.subtract(old.allocatable());
     }
-    views.remove(name);
+    removeView(name);
     stale.remove(name);
+  }
+
+  /** Moves the last view into the removed one's place. */
+  private void removeView(String name) {
+    Integer index = viewIndex.remove(name);
+    if (index == null) {
+      return;
+    }
+    NodeInfo last = views.remove(views.size() - 1);
+    if (index < views.size()) {
+      views.set(index, last);
+      viewIndex.put(last.name(), index);
+    }
   }
 
   /** The allocatable of all nodes together. */
@@ -241,11 +256,20 @@ public final class SchedulerCache {
     for (String name : stale) {
       NodeInfo node = nodes.get(name);
       if (node != null) {
-        views.put(name, withUsage(node));
+        putView(withUsage(node));
       }
     }
     stale.clear();
-    return new ArrayList<>(views.values());
+    return new ArrayList<>(views);
+  }
+
+  private void putView(NodeInfo view) {
+    Integer index = viewIndex.putIfAbsent(view.name(), views.size());
+    if (index == null) {
+      views.add(view);
+    } else {
+      views.set(index, view);
+    }
   }
 
   /** One node with the pods bound or assumed on it, if the cache knows it. */

@@ -8,7 +8,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.koord4j.scheduler.framework.NodeInfo;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 class SchedulerCacheTest {
@@ -88,6 +91,26 @@ class SchedulerCacheTest {
     cache.removePod(done.getMetadata().getUid());
     assertThat(cache.groupMembers("g")).isEqualTo(1);
     assertThat(cache.groupPlaced("g")).isEqualTo(1);
+  }
+
+  @Test
+  void aSnapshotHoldsEveryNodeOnceAsItIsNowAfterNodesComeAndGo() {
+    cache.upsertNode(node("a", "4", "8Gi"));
+    cache.upsertNode(node("b", "4", "8Gi"));
+    cache.upsertNode(node("c", "4", "8Gi"));
+    List<NodeInfo> before = cache.snapshot();
+    cache.removeNode("a");
+    cache.assume(pod("p", "1", "1Gi"), "c");
+    cache.upsertNode(node("d", "8", "8Gi"));
+
+    Map<String, NodeInfo> after =
+        cache.snapshot().stream().collect(Collectors.toMap(NodeInfo::name, node -> node));
+
+    assertThat(after.keySet()).containsExactlyInAnyOrder("b", "c", "d");
+    assertThat(after.get("c").requested().get("cpu")).isEqualTo(1000);
+    assertThat(after.get("d").allocatable().get("cpu")).isEqualTo(8000);
+    assertThat(before).extracting(NodeInfo::name).containsExactlyInAnyOrder("a", "b", "c");
+    assertThat(before).allMatch(node -> node.podCount() == 0, "taken before the pod was assumed");
   }
 
   private static Pod member(String name) {
