@@ -15,7 +15,9 @@ import java.util.function.ObjLongConsumer;
  * <p>A resource that is absent counts as zero in arithmetic and comparisons, but the key set is
  * kept as given (zeros included) because a quota's {@code max} uses it to say which resources the
  * quota governs. Entries are stored as parallel arrays sorted by name, so merging two vectors is
- * a linear walk without hashing.
+ * a linear walk without hashing. Names are interned as vectors are made, so that looking up a
+ * name given as a constant, or merging vectors over the same resources, mostly compares
+ * references: names read from JSON are new strings for every object.
  */
 public final class ResourceVector {
 
@@ -31,16 +33,18 @@ public final class ResourceVector {
 
   public static ResourceVector of(Map<String, Long> amounts) {
     TreeMap<String, Long> sorted = new TreeMap<>(amounts);
-    String[] names = sorted.keySet().toArray(new String[0]);
+    String[] names = new String[sorted.size()];
     long[] values = new long[names.length];
-    for (int i = 0; i < names.length; i++) {
-      values[i] = sorted.get(names[i]);
+    int i = 0;
+    for (Map.Entry<String, Long> entry : sorted.entrySet()) {
+      names[i] = entry.getKey().intern();
+      values[i++] = entry.getValue();
     }
     return new ResourceVector(names, values);
   }
 
   public static ResourceVector of(String resource, long amount) {
-    return new ResourceVector(new String[] {resource}, new long[] {amount});
+    return new ResourceVector(new String[] {resource.intern()}, new long[] {amount});
   }
 
   public static ResourceVector of(String r1, long a1, String r2, long a2) {
@@ -53,6 +57,11 @@ public final class ResourceVector {
 
   /** The amount of {@code resource}, zero when absent. */
   public long get(String resource) {
+    for (int i = 0; i < names.length; i++) {
+      if (names[i] == resource) {
+        return amounts[i];
+      }
+    }
     int i = Arrays.binarySearch(names, resource);
     return i >= 0 ? amounts[i] : 0;
   }
@@ -154,7 +163,7 @@ public final class ResourceVector {
     int n = 0;
     while (i < names.length || j < other.names.length) {
       int cmp =
-          i == names.length ? 1 : j == other.names.length ? -1 : names[i].compareTo(other.names[j]);
+          i == names.length ? 1 : j == other.names.length ? -1 : compare(names[i], other.names[j]);
       if (cmp < 0) {
         outNames[n] = names[i];
         outAmounts[n++] = op.applyAsLong(amounts[i++], 0);
@@ -167,6 +176,10 @@ public final class ResourceVector {
       }
     }
     return new ResourceVector(Arrays.copyOf(outNames, n), Arrays.copyOf(outAmounts, n));
+  }
+
+  private static int compare(String a, String b) {
+    return a == b ? 0 : a.compareTo(b);
   }
 
   @Override
