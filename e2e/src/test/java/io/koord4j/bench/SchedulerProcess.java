@@ -80,8 +80,9 @@ final class SchedulerProcess implements AutoCloseable {
   }
 
   /**
-   * koord-scheduler's main in a JVM of its own, on this process's class path; its Lease (named
-   * after the scheduler, in kube-system) is deleted when it stops.
+   * koord-scheduler's main in a JVM of its own, on this process's class path, with the JVM options
+   * the Helm chart gives it; its Lease (named after the scheduler, in kube-system) is deleted when
+   * it stops.
    */
   static SchedulerProcess koordScheduler(KubernetesClient client, String name) throws IOException {
     return koordScheduler(client, name, List.of());
@@ -89,13 +90,14 @@ final class SchedulerProcess implements AutoCloseable {
 
   /**
    * koord-scheduler with extra JVM options, e.g. a flight recording; {@code {name}} in an option
-   * stands for the scheduler's name. They follow the default class path, so a {@code -cp} among
-   * them replaces it.
+   * stands for the scheduler's name. They follow the default class path and the chart's options,
+   * so a {@code -cp} among them replaces the class path and an option the chart sets is overridden.
    */
   static SchedulerProcess koordScheduler(KubernetesClient client, String name, List<String> jvmOptions)
       throws IOException {
-    List<String> options = jvmOptions.stream().map(o -> o.replace("{name}", name)).toList();
-    ProcessBuilder builder = java(options, SchedulerMain.class, List.of());
+    List<String> options = new ArrayList<>(ChartJvmOptions.of("scheduler"));
+    jvmOptions.stream().map(o -> o.replace("{name}", name)).forEach(options::add);
+    ProcessBuilder builder = asShipped(java(options, SchedulerMain.class, List.of()));
     builder.environment().put("SCHEDULER_NAME", name);
     builder.environment().put("HEALTH_PORT", Integer.toString(freePort()));
     return new SchedulerProcess(
@@ -104,10 +106,21 @@ final class SchedulerProcess implements AutoCloseable {
         () -> client.leases().inNamespace("kube-system").withName(name).delete());
   }
 
-  /** The no-decision binder of B4 ({@link BindingCeiling}) on the pods of {@code name}. */
+  /**
+   * The no-decision binder of B4 ({@link BindingCeiling}) on the pods of {@code name}, in a JVM
+   * started as koord-scheduler's is, since it stands for what koord-scheduler's client can reach.
+   */
   static SchedulerProcess bindingCeiling(String name, String pool) throws IOException {
     return new SchedulerProcess(
-        java(List.of(), BindingCeiling.class, List.of(name, pool)), logDir().resolve(name + ".log"), () -> {});
+        asShipped(java(ChartJvmOptions.of("scheduler"), BindingCeiling.class, List.of(name, pool))),
+        logDir().resolve(name + ".log"),
+        () -> {});
+  }
+
+  /** With the environment the Helm chart gives koord-scheduler's container. */
+  private static ProcessBuilder asShipped(ProcessBuilder builder) {
+    builder.environment().putAll(ChartJvmOptions.environment("scheduler"));
+    return builder;
   }
 
   /** A JVM running {@code main} on this process's class path, connected to the local cluster. */

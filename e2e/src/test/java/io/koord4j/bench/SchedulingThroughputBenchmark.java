@@ -137,7 +137,9 @@ public final class SchedulingThroughputBenchmark {
                 latencyRate);
         results.add(new Size(nodes, kube, koord, ceiling));
         // Written after each size, so that a run stopped during a larger one keeps what it measured.
-        BenchReport.write("B4", markdown(pods, latencyPods, latencyRate, results));
+        BenchReport.write(
+            "B4",
+            markdown(pods, latencyPods, latencyRate, ChartJvmOptions.of("scheduler"), results));
       }
     }
   }
@@ -221,7 +223,8 @@ public final class SchedulingThroughputBenchmark {
     }
   }
 
-  private static String markdown(int pods, int latencyPods, double latencyRate, List<Size> sizes) {
+  private static String markdown(
+      int pods, int latencyPods, double latencyRate, List<String> chartOptions, List<Size> sizes) {
     List<String> lines = new ArrayList<>(List.of(
         "# B4: scheduling throughput, kube-scheduler vs koord-scheduler vs the binding ceiling",
         "",
@@ -247,6 +250,9 @@ public final class SchedulingThroughputBenchmark {
         b.creation().firstFailure().ifPresent(f -> lines.add(size.nodes() + " nodes, " + b.scheduler() + " creation failure: `" + f + "`"));
       }
     }
+    lines.add("");
+    lines.add("koord-scheduler and the binding ceiling run with the JVM options the Helm chart gives"
+        + " koord-scheduler: `" + String.join(" ", chartOptions) + "`.");
     lines.add("");
     lines.add("Machine: " + Runtime.getRuntime().availableProcessors() + " CPUs shared with the control plane; run at " + Instant.now() + ".");
     return String.join("\n", lines) + "\n";
