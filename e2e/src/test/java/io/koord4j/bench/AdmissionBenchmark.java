@@ -274,12 +274,15 @@ public final class AdmissionBenchmark {
               new WebhookConfigurations.Names(run + "-mutating", run + "-validating"));
     }
 
-    /** The manager as deployed (the chart's JVM options), in a JVM of its own, leading once it has opened its watches. */
+    /**
+     * The manager as deployed (the chart's JVM options, or {@code -Dbench.manager.javaOptions}), in
+     * a JVM of its own, leading once it has opened its watches.
+     */
     private ManagerProcess startManager(int round) throws Exception {
       String name = run + "-manager-" + round;
       Path logs = Path.of("target", "bench", "logs");
       Files.createDirectories(logs);
-      List<String> options = new ArrayList<>(ChartJvmOptions.of("manager"));
+      List<String> options = new ArrayList<>(ManagerJvm.Config.chosen().javaOptions());
       if (profile) {
         options.add("-XX:StartFlightRecording=filename=" + logs.resolve(name + ".jfr") + ",settings=profile,dumponexit=true");
       }

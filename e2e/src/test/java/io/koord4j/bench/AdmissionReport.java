@@ -68,6 +68,8 @@ final class AdmissionReport {
       lines.add("The manager ran with a flight recording per round (`target/bench/logs/*.jfr`).");
       lines.add("");
     }
+    lines.add("The manager's JVM options: `" + String.join(" ", ManagerJvm.Config.chosen().javaOptions()) + "`.");
+    lines.add("");
     lines.add("Machine: " + Runtime.getRuntime().availableProcessors() + " CPUs shared with the control plane;"
         + " run at " + Instant.now() + ".");
     return String.join("\n", lines) + "\n";
