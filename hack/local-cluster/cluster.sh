@@ -216,14 +216,25 @@ close_inherited_fds() {
   return 0
 }
 
+answers() {
+  curl -fsS --max-time 2 --cacert "$PKI/ca.crt" --cert "$PKI/admin.crt" --key "$PKI/admin.key" -k "$1" >/dev/null 2>&1
+}
+
+# An operator left running by an earlier start may have stopped answering (its API server was
+# restarted under it): it is replaced, not waited for.
+replace_unanswering() {
+  local name=$1 url=$2
+  if is_running "$name" && ! answers "$url"; then
+    log "$name runs but does not answer at $url; restarting it"
+    stop "$name"
+  fi
+}
+
 # Waits for a health URL; on failure names the component and shows the tail of its log.
 wait_healthy() {
   local name=$1 url=$2 timeout=${3:-60} deadline=$((SECONDS + ${3:-60}))
   while ((SECONDS < deadline)); do
-    if curl -fsS --max-time 2 --cacert "$PKI/ca.crt" --cert "$PKI/admin.crt" --key "$PKI/admin.key" \
-      -k "$url" >/dev/null 2>&1; then
-      return 0
-    fi
+    if answers "$url"; then return 0; fi
     if ! is_running "$name"; then break; fi
     sleep 0.3
   done
@@ -596,6 +607,7 @@ cmd_kueue() {
       mkdir -p "$KUEUE_METRICS_CERTS" || die "cannot create $KUEUE_METRICS_CERTS (Kueue reads its metrics certificate there)"
       cp "$RUN/kueue-certs/tls.crt" "$RUN/kueue-certs/tls.key" "$KUEUE_METRICS_CERTS/"
       kueue_config >"$RUN/kueue-config.yaml"
+      replace_unanswering kueue "http://127.0.0.1:$KUEUE_HEALTH_PORT/readyz"
       start kueue "$BIN/kueue" --config "$RUN/kueue-config.yaml" --kubeconfig "$KUBECONFIG_FILE"
       wait_healthy kueue "http://127.0.0.1:$KUEUE_HEALTH_PORT/readyz" 90
       kueue_webhooks "$dir" | kubectl apply --server-side --force-conflicts -f - >/dev/null
@@ -685,6 +697,7 @@ start_training_operator() {
   build_one training-operator.v1 "$TRAINING_OPERATOR_VERSION" \
     go_install "github.com/kubeflow/training-operator/cmd/training-operator.v1@v$TRAINING_OPERATOR_VERSION"
   training_operator_webhook_objects | kubectl apply -f - >/dev/null
+  replace_unanswering training-operator "http://127.0.0.1:$TRAINING_OPERATOR_HEALTH_PORT/readyz"
   # A running operator whose Secret is empty outlived the control plane it was started against.
   if is_running training-operator && ! training_operator_cert_issued; then stop training-operator; fi
   # An issued certificate is in place before the operator starts; a new one is copied once issued.
@@ -700,6 +713,7 @@ start_training_operator() {
 
 start_ray_operator() {
   build_one ray-operator "$KUBERAY_VERSION" go_install "github.com/ray-project/kuberay/ray-operator@v$KUBERAY_VERSION"
+  replace_unanswering ray-operator "http://127.0.0.1:$RAY_OPERATOR_HEALTH_PORT/readyz"
   start ray-operator env KUBECONFIG="$KUBECONFIG_FILE" "$BIN/ray-operator" \
     --metrics-addr "127.0.0.1:$RAY_OPERATOR_METRICS_PORT" \
     --health-probe-bind-address "127.0.0.1:$RAY_OPERATOR_HEALTH_PORT" \
@@ -712,6 +726,7 @@ start_ray_operator() {
 start_mpi_operator() {
   build_one mpi-operator "$MPI_OPERATOR_VERSION" \
     build_tool mpi-operator github.com/kubeflow/mpi-operator/cmd/mpi-operator mpi-operator
+  replace_unanswering mpi-operator "http://127.0.0.1:$MPI_OPERATOR_HEALTH_PORT/healthz"
   start mpi-operator env KUBECONFIG="$KUBECONFIG_FILE" "$BIN/mpi-operator" \
     --lock-namespace kube-system --kube-api-qps 50 --kube-api-burst 100
   wait_healthy mpi-operator "http://127.0.0.1:$MPI_OPERATOR_HEALTH_PORT/healthz" 90
@@ -741,6 +756,7 @@ start_argo_controller() {
   build_one workflow-controller "$ARGO_WORKFLOWS_VERSION" \
     build_tool argo-workflows github.com/argoproj/argo-workflows/v3/cmd/workflow-controller workflow-controller
   argo_controller_objects | kubectl apply -f - >/dev/null
+  replace_unanswering workflow-controller "http://127.0.0.1:$ARGO_CONTROLLER_HEALTH_PORT/healthz"
   start workflow-controller env LEADER_ELECTION_DISABLE=true "$BIN/workflow-controller" \
     --kubeconfig "$KUBECONFIG_FILE" --namespace argo \
     --executor-image "quay.io/argoproj/argoexec:v$ARGO_WORKFLOWS_VERSION" --qps 50 --burst 100
@@ -769,6 +785,7 @@ start_spark_operator() {
   build_one spark-operator "$SPARK_OPERATOR_VERSION" \
     build_tool spark-operator github.com/kubeflow/spark-operator/v2/cmd/operator spark-operator
   install_spark
+  replace_unanswering spark-operator "http://127.0.0.1:$SPARK_OPERATOR_HEALTH_PORT/readyz"
   start spark-operator env KUBECONFIG="$KUBECONFIG_FILE" SPARK_HOME="$CACHE/spark-$SPARK_VERSION" \
     KUBERNETES_SERVICE_HOST=127.0.0.1 KUBERNETES_SERVICE_PORT="$APISERVER_PORT" \
     "$BIN/spark-operator" controller start --controller-threads 4 --zap-encoder console \

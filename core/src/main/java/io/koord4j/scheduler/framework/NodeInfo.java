@@ -43,8 +43,10 @@ public final class NodeInfo {
       int podCount,
       NodeGpus gpus) {
     this(node, labelsOf(node), taintsOf(node.getSpec()), isUnschedulable(node.getSpec()),
-        allocatable, thirdPartyRoom, requested, podCount, gpus);
+        allocatable, thirdPartyRoom, requested, podCount, gpus, freeOf(allocatable, requested, thirdPartyRoom));
   }
+
+  /** @param free {@code allocatable − requested − thirdPartyRoom}, passed on when only the GPUs change */
 
   private NodeInfo(
       Node node,
@@ -55,7 +57,8 @@ public final class NodeInfo {
       ResourceVector thirdPartyRoom,
       ResourceVector requested,
       int podCount,
-      NodeGpus gpus) {
+      NodeGpus gpus,
+      ResourceVector free) {
     this.node = node;
     this.labels = labels;
     this.taints = taints;
@@ -65,7 +68,12 @@ public final class NodeInfo {
     this.requested = requested;
     this.podCount = podCount;
     this.gpus = gpus;
-    this.free = allocatable.subtract(requested).subtract(thirdPartyRoom);
+    this.free = free;
+  }
+
+  private static ResourceVector freeOf(
+      ResourceVector allocatable, ResourceVector requested, ResourceVector thirdPartyRoom) {
+    return allocatable.subtract(requested).subtract(thirdPartyRoom);
   }
 
   public static NodeInfo of(Node node) {
@@ -134,11 +142,12 @@ public final class NodeInfo {
   }
 
   public NodeInfo withUsage(ResourceVector requested, int podCount) {
-    return new NodeInfo(node, labels, taints, unschedulable, allocatable, thirdPartyRoom, requested, podCount, gpus);
+    return new NodeInfo(node, labels, taints, unschedulable, allocatable, thirdPartyRoom, requested, podCount, gpus,
+        freeOf(allocatable, requested, thirdPartyRoom));
   }
 
   public NodeInfo withGpus(NodeGpus gpus) {
-    return new NodeInfo(node, labels, taints, unschedulable, allocatable, thirdPartyRoom, requested, podCount, gpus);
+    return new NodeInfo(node, labels, taints, unschedulable, allocatable, thirdPartyRoom, requested, podCount, gpus, free);
   }
 
   @Override
