@@ -44,12 +44,15 @@ import java.util.function.IntFunction;
  * bench.b2.createRate} (jobs per second, 100), {@code bench.b2.threads} (16), {@code
  * bench.b2.nodes} (12 nodes of 40 CPU), {@code bench.b2.seed} (1), {@code bench.b2.warmupJobs}
  * (jobs of the warm-up block, 100; 0 for none), {@code bench.b2.systems}
- * (which to run: {@code koord4j,kueue,none}; without Kueue the report is B3's), {@code
+ * (which to run: {@code koord4j,kueue,none}; without Kueue the report is B3's, and the tree and
+ * the nodes hold the whole stream at once: {@link AdmissionQuotas.Limits#holding}), {@code
  * bench.b2.profile} ({@code true}: a flight recording of the manager per round under {@code
  * target/bench/logs}). Writes {@code target/bench/B2.md} (or {@code B3.md}); deletes its nodes,
  * namespaces, quotas and Kueue objects.
  */
 public final class AdmissionBenchmark {
+  private static final int NODE_CPU = 40;
+  private static final int NODE_PODS = 110;
   private static final Duration ROUND_TIMEOUT = Duration.ofMinutes(30);
   private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
   /** What koord4j's manager and webhook watch. */
@@ -70,15 +73,20 @@ public final class AdmissionBenchmark {
     boolean profile = Boolean.getBoolean("bench.b2.profile");
     String run = "b2-" + UUID.randomUUID().toString().substring(0, 6);
     AdmissionWorkload workload = new AdmissionWorkload(jobs, seed);
+    boolean withKueue = systems.contains(AdmissionSystem.KUEUE);
+    AdmissionQuotas.Limits limits =
+        withKueue ? AdmissionQuotas.Limits.contended() : AdmissionQuotas.Limits.holding(workload);
+    int poolNodes = withKueue ? nodes : Math.max(nodes, nodesHolding(workload));
     try (KubernetesClient client = BenchClients.admin(threads);
         BenchNodes pool = new BenchNodes(client, run)) {
       LocalCluster.ensureAllCrds(client);
       BenchNamespace.awaitNoneTerminating(client);
       // Only the system measured may see the jobs.
       LocalCluster.script("kueue", "down");
-      log("creating " + nodes + " KWOK nodes in pool " + run);
-      pool.create(nodes, Map.of("cpu", "40", "memory", "160Gi", "pods", "110"), Map.of(), threads);
-      AdmissionQuotas quotas = new AdmissionQuotas(client, run);
+      log("creating " + poolNodes + " KWOK nodes in pool " + run);
+      pool.create(poolNodes, Map.of("cpu", Integer.toString(NODE_CPU), "memory", "160Gi", "pods", Integer.toString(NODE_PODS)),
+          Map.of(), threads);
+      AdmissionQuotas quotas = new AdmissionQuotas(client, run, limits);
       quotas.applyKoord4j();
       client.resource(new NamespaceBuilder().withNewMetadata().withName(run + "-system").endMetadata().build()).create();
       Rounds rounder =
@@ -97,11 +105,15 @@ public final class AdmissionBenchmark {
         quotas.deleteKoord4j();
         client.namespaces().withName(run + "-system").delete();
       }
-      boolean withKueue = systems.contains(AdmissionSystem.KUEUE);
       BenchReport.write(
           withKueue ? "B2" : "B3",
-          AdmissionReport.markdown(workload, results, rate, nodes, warmupJobs, withKueue, profile));
+          AdmissionReport.markdown(workload, limits, results, rate, poolNodes, warmupJobs, withKueue, profile));
     }
+  }
+
+  /** Nodes with a tenth more room than the whole stream's CPU and pods at once. */
+  private static int nodesHolding(AdmissionWorkload workload) {
+    return (int) Math.ceil(1.1 * Math.max((double) workload.cpu() / NODE_CPU, (double) workload.pods() / NODE_PODS));
   }
 
   /** The systems of one round; the two queues swap places every other round. */

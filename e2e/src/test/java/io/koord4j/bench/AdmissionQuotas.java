@@ -11,14 +11,14 @@ import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.quota.kube.SystemQuotas;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 
 /**
- * The two-level quota tree of benchmark B2, written once for each system: {@value #PARENTS}
- * parents (min {@value #PARENT_MIN} CPU, max {@value #PARENT_MAX}) with two leaves each (min
- * {@value #LEAF_MIN}, max {@value #LEAF_MAX}), one leaf per queue.
+ * The two-level quota tree of benchmarks B2 and B3, written once for each system: {@value #PARENTS}
+ * parents with two leaves each, one leaf per queue, of the CPU that {@link Limits} gives.
  *
  * <ul>
  *   <li>koord4j: ElasticQuotas; the manager gives each a Queue of its name;
@@ -33,17 +33,51 @@ import java.util.stream.IntStream;
  */
 final class AdmissionQuotas {
   static final int PARENTS = AdmissionWorkload.QUEUES / 2;
-  static final int PARENT_MIN = 40;
-  static final int PARENT_MAX = 80;
-  static final int LEAF_MIN = 20;
-  static final int LEAF_MAX = 60;
+
+  /** The CPU of each quota: a leaf's by its queue, a parent's by its index. */
+  record Limits(int[] leafMin, int[] leafMax, int[] parentMin, int[] parentMax, String description) {
+    /**
+     * B2's tree, with contention: parents of min 40 / max 80 CPU, each with two leaves of min 20
+     * / max 60, for a stream that asks for far more.
+     */
+    static Limits contended() {
+      return new Limits(
+          uniform(AdmissionWorkload.QUEUES, 20), uniform(AdmissionWorkload.QUEUES, 60),
+          uniform(PARENTS, 40), uniform(PARENTS, 80),
+          PARENTS + " parents of min 40 / max 80 CPU, each with two leaves of min 20 / max 60");
+    }
+
+    /**
+     * A tree that holds the whole stream at once: each leaf's min and max are the CPU of all its
+     * queue's jobs, each parent's the sum of its leaves'. No job waits for quota.
+     */
+    static Limits holding(AdmissionWorkload workload) {
+      int[] leaves = IntStream.range(0, AdmissionWorkload.QUEUES).map(workload::cpuOfQueue).toArray();
+      int[] parents = IntStream.range(0, PARENTS).map(p -> leaves[2 * p] + leaves[2 * p + 1]).toArray();
+      return new Limits(leaves, leaves, parents, parents,
+          PARENTS + " parents with two leaves each, every leaf's min and max the CPU of all its queue's jobs"
+              + " (" + IntStream.of(leaves).sum() + " CPU in all)");
+    }
+
+    private static int[] uniform(int count, int cpu) {
+      int[] limits = new int[count];
+      Arrays.fill(limits, cpu);
+      return limits;
+    }
+
+    int parentMaxTotal() {
+      return IntStream.of(parentMax).sum();
+    }
+  }
 
   private final KubernetesClient client;
   private final String run;
+  private final Limits limits;
 
-  AdmissionQuotas(KubernetesClient client, String run) {
+  AdmissionQuotas(KubernetesClient client, String run, Limits limits) {
     this.client = client;
     this.run = run;
+    this.limits = limits;
   }
 
   /** The leaf quota, Queue, ClusterQueue and LocalQueue of queue {@code q}. */
@@ -70,9 +104,9 @@ final class AdmissionQuotas {
         .serverSideApply();
     List<String> quotas = new ArrayList<>();
     for (int p = 0; p < PARENTS; p++) {
-      quotas.add(elasticQuota(parent(p), "", true, PARENT_MIN, PARENT_MAX));
-      for (int l = 0; l < 2; l++) {
-        quotas.add(elasticQuota(leaf(2 * p + l), parent(p), false, LEAF_MIN, LEAF_MAX));
+      quotas.add(elasticQuota(parent(p), "", true, limits.parentMin()[p], limits.parentMax()[p]));
+      for (int q = 2 * p; q < 2 * p + 2; q++) {
+        quotas.add(elasticQuota(leaf(q), parent(p), false, limits.leafMin()[q], limits.leafMax()[q]));
       }
     }
     quotas.forEach(this::apply);
@@ -106,14 +140,15 @@ final class AdmissionQuotas {
   void applyKueue() {
     List<String> objects = new ArrayList<>();
     objects.add(kueue("ResourceFlavor", run, null, ""));
-    objects.add(kueue("Cohort", run, null, resources(PARENTS * (PARENT_MAX - PARENT_MIN), null)));
+    int[] parentRoom = IntStream.range(0, PARENTS).map(p -> limits.parentMax()[p] - limits.parentMin()[p]).toArray();
+    objects.add(kueue("Cohort", run, null, resources(IntStream.of(parentRoom).sum(), null)));
     for (int p = 0; p < PARENTS; p++) {
       objects.add(kueue("Cohort", parent(p), null,
-          "  parentName: " + run + "\n" + resources(0, PARENT_MAX - PARENT_MIN)));
-      for (int l = 0; l < 2; l++) {
-        objects.add(kueue("ClusterQueue", leaf(2 * p + l), null,
+          "  parentName: " + run + "\n" + resources(0, parentRoom[p])));
+      for (int q = 2 * p; q < 2 * p + 2; q++) {
+        objects.add(kueue("ClusterQueue", leaf(q), null,
             "  cohortName: " + parent(p) + "\n  namespaceSelector: {}\n"
-                + resources(LEAF_MIN, LEAF_MAX - LEAF_MIN)));
+                + resources(limits.leafMin()[q], limits.leafMax()[q] - limits.leafMin()[q])));
       }
     }
     objects.forEach(this::applyWhenWebhookAnswers);

@@ -65,6 +65,19 @@ final class AdmissionWorkload {
     return jobs;
   }
 
+  /** The CPU that all of queue {@code queue}'s jobs ask for together. */
+  int cpuOfQueue(int queue) {
+    return jobs.stream().filter(job -> job.queue() == queue).mapToInt(JobShape::cpu).sum();
+  }
+
+  int cpu() {
+    return jobs.stream().mapToInt(JobShape::cpu).sum();
+  }
+
+  int pods() {
+    return jobs.stream().mapToInt(JobShape::pods).sum();
+  }
+
   /**
    * The job as a user submits it: not suspended, with {@code labels} naming its queue (none for
    * the no-queue ceiling), its pods confined to the benchmark's nodes.
