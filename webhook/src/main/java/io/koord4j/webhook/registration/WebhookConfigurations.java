@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirementBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MatchCondition;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
@@ -90,16 +91,19 @@ public record WebhookConfigurations(
     // Queued jobs are also checked on update: a running gang keeps its queue and its size.
     List<RuleWithOperations> queuedRules =
         adapters.all().stream().map(adapter -> jobRule(adapter, "CREATE", "UPDATE")).toList();
+    MatchCondition runningUpdates = RunningUpdates.condition(adapters.all());
     List<MutatingWebhook> webhooks = new ArrayList<>();
     webhooks.add(
         mutatingWebhook("queue-name.jobs.koord4j.io", queuedRules, endpoint, caBundlePem, JOBS_PATH)
             .withObjectSelector(selector(exists(WellKnown.KUEUE_QUEUE_NAME)))
+            .withMatchConditions(runningUpdates)
             .withNamespaceSelector(notOwnNamespace(null))
             .build());
     webhooks.add(
         mutatingWebhook("quota-name.jobs.koord4j.io", queuedRules, endpoint, caBundlePem, JOBS_PATH)
             .withObjectSelector(
                 selector(exists(WellKnown.QUOTA_NAME), absent(WellKnown.KUEUE_QUEUE_NAME)))
+            .withMatchConditions(runningUpdates)
             .withNamespaceSelector(notOwnNamespace(null))
             .build());
     if (managedNamespaces != null) {
