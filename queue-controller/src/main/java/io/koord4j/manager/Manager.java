@@ -138,7 +138,7 @@ public final class Manager implements LeaderControllers {
         publish(
             "elasticquotas",
             ElasticQuota.class,
-            new ElasticQuotaReconciler(client, snapshots)::reconcile,
+            new ElasticQuotaReconciler(client, snapshots, informers.of(Queue.class).getStore()::getByKey)::reconcile,
             ElasticQuotaReconciler::figures));
     publishers.add(
         publish(

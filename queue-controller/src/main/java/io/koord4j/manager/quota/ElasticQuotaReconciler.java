@@ -4,9 +4,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueSpec;
@@ -18,9 +19,10 @@ import io.koord4j.manager.admission.AdmissionSnapshot;
 import io.koord4j.manager.support.KubeObjects;
 import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.quota.ResourceVector;
-import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -28,8 +30,14 @@ import java.util.stream.Collectors;
  * runtime and request annotations (JSON ResourceLists), and gives each quota a Queue of the same
  * name in {@value Queue#DEFAULT_NAMESPACE}, as koord-queue does, with the queue policy and priority
  * threshold the quota carries (see {@link QuotaQueueSettings}).
+ *
+ * <p>It reads from the informers, not the API server: the figures change with every admission,
+ * so each change is one patch per field that changed, and the Queue is read from its informer.
+ *
+ * @param queues the Queues the manager's informer holds, by {@code namespace/name}
  */
-public record ElasticQuotaReconciler(KubernetesClient client, AdmissionSnapshots snapshots) {
+public record ElasticQuotaReconciler(
+    KubernetesClient client, AdmissionSnapshots snapshots, Function<String, Queue> queues) {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** Each ElasticQuota's figures in a snapshot, by the object's {@code namespace/name}. */
@@ -40,7 +48,7 @@ public record ElasticQuotaReconciler(KubernetesClient client, AdmissionSnapshots
   }
 
   public void reconcile(ElasticQuota quota) throws JsonProcessingException {
-    ensureQueue(quota, client);
+    ensureQueue(quota);
     QuotaFigures figures = snapshots.latest().quotas().get(quota.getMetadata().getName());
     if (figures == null) {
       return;
@@ -53,29 +61,21 @@ public record ElasticQuotaReconciler(KubernetesClient client, AdmissionSnapshots
         Objects.requireNonNullElse(quota.getMetadata().getAnnotations(), Map.of());
     if (!annotations.entrySet().stream()
         .allMatch(e -> e.getValue().equals(current.get(e.getKey())))) {
-      resource(quota)
-          .edit(
-              q -> {
-                Map<String, String> merged =
-                    new HashMap<>(Objects.requireNonNullElse(q.getMetadata().getAnnotations(), Map.of()));
-                merged.putAll(annotations);
-                q.getMetadata().setAnnotations(merged);
-                return q;
-              });
+      // A merge patch sets these two and leaves the quota's other annotations as they are.
+      resource(quota).patch(
+          PatchContext.of(PatchType.JSON_MERGE),
+          JSON.writeValueAsString(Map.of("metadata", Map.of("annotations", annotations))));
     }
-    Map<String, Quantity> used = ResourceQuantities.toQuantities(figures.used());
     ElasticQuotaStatus status = quota.getStatus();
     if (status == null
         || status.getUsed() == null
         || !ResourceQuantities.toVector(status.getUsed()).equals(figures.used())) {
-      resource(quota)
-          .editStatus(
-              q -> {
-                ElasticQuotaStatus fresh = new ElasticQuotaStatus();
-                fresh.setUsed(used);
-                q.setStatus(fresh);
-                return q;
-              });
+      ElasticQuotaStatus fresh = new ElasticQuotaStatus();
+      fresh.setUsed(ResourceQuantities.toQuantities(figures.used()));
+      // The status is replaced whole: a resource no longer used leaves it.
+      resource(quota).subresource("status").patch(
+          PatchContext.of(PatchType.JSON),
+          JSON.writeValueAsString(List.of(Map.of("op", "add", "path", "/status", "value", fresh))));
     }
   }
 
@@ -87,11 +87,11 @@ public record ElasticQuotaReconciler(KubernetesClient client, AdmissionSnapshots
   }
 
   /** Creates the quota's Queue, or brings the queue settings the quota carries to it. */
-  private static void ensureQueue(ElasticQuota quota, KubernetesClient client) {
+  private void ensureQueue(ElasticQuota quota) {
     String name = quota.getMetadata().getName();
     String namespace = Queue.DEFAULT_NAMESPACE;
     QuotaQueueSettings settings = QuotaQueueSettings.of(quota);
-    Queue existing = client.resources(Queue.class).inNamespace(namespace).withName(name).get();
+    Queue existing = queues.apply(namespace + "/" + name);
     if (existing != null) {
       if (!settings.appliedTo(existing)) {
         client.resources(Queue.class).inNamespace(namespace).withName(name).edit(settings::applyTo);
