@@ -8,6 +8,7 @@ import io.koord4j.manager.admission.AdmissionSnapshots;
 import io.koord4j.manager.admission.AdmissionSnapshot;
 import io.koord4j.manager.admission.QueueKeys;
 import io.koord4j.manager.support.Json;
+import io.koord4j.manager.support.KubeObjects;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -29,16 +30,8 @@ public record QueueReconciler(KubernetesClient client, AdmissionSnapshots snapsh
             && Json.same(queue.getStatus().getQueueItemDetails(), figures.items()))) {
       return;
     }
-    client
-        .resources(Queue.class)
-        .inNamespace(queue.getMetadata().getNamespace())
-        .withName(queue.getMetadata().getName())
-        .editStatus(
-            q -> {
-              QueueStatus status = new QueueStatus();
-              status.setQueueItemDetails(figures.items());
-              q.setStatus(status);
-              return q;
-            });
+    QueueStatus status = new QueueStatus();
+    status.setQueueItemDetails(figures.items());
+    KubeObjects.replaceStatus(client, queue, status);
   }
 }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.koord4j.api.WellKnown;
@@ -19,7 +18,6 @@ import io.koord4j.manager.admission.AdmissionSnapshot;
 import io.koord4j.manager.support.KubeObjects;
 import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.quota.ResourceVector;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
@@ -32,7 +30,8 @@ import java.util.stream.Collectors;
  * threshold the quota carries (see {@link QuotaQueueSettings}).
  *
  * <p>It reads from the informers, not the API server: the figures change with every admission,
- * so each change is one patch per field that changed, and the Queue is read from its informer.
+ * so each change is one patch per part that changed (annotations, status), and the Queue is read
+ * from its informer.
  *
  * @param queues the Queues the manager's informer holds, by {@code namespace/name}
  */
@@ -61,8 +60,9 @@ public record ElasticQuotaReconciler(
         Objects.requireNonNullElse(quota.getMetadata().getAnnotations(), Map.of());
     if (!annotations.entrySet().stream()
         .allMatch(e -> e.getValue().equals(current.get(e.getKey())))) {
-      // A merge patch sets these two and leaves the quota's other annotations as they are.
-      resource(quota).patch(
+      // A merge patch sets these two and leaves the quota's other annotations as they are; the
+      // informer's copy names the quota, so nothing is read first.
+      client.resource(quota).patch(
           PatchContext.of(PatchType.JSON_MERGE),
           JSON.writeValueAsString(Map.of("metadata", Map.of("annotations", annotations))));
     }
@@ -72,18 +72,8 @@ public record ElasticQuotaReconciler(
         || !ResourceQuantities.toVector(status.getUsed()).equals(figures.used())) {
       ElasticQuotaStatus fresh = new ElasticQuotaStatus();
       fresh.setUsed(ResourceQuantities.toQuantities(figures.used()));
-      // The status is replaced whole: a resource no longer used leaves it.
-      resource(quota).subresource("status").patch(
-          PatchContext.of(PatchType.JSON),
-          JSON.writeValueAsString(List.of(Map.of("op", "add", "path", "/status", "value", fresh))));
+      KubeObjects.replaceStatus(client, quota, fresh);
     }
-  }
-
-  private Resource<ElasticQuota> resource(ElasticQuota quota) {
-    return client
-        .resources(ElasticQuota.class)
-        .inNamespace(quota.getMetadata().getNamespace())
-        .withName(quota.getMetadata().getName());
   }
 
   /** Creates the quota's Queue, or brings the queue settings the quota carries to it. */

@@ -3,9 +3,14 @@ package io.koord4j.manager.support;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.koord4j.events.Events;
 import java.net.HttpURLConnection;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,6 +21,17 @@ public final class KubeObjects {
   private static final Logger LOG = LoggerFactory.getLogger(KubeObjects.class);
   /** The event source of everything the manager reports. */
   public static final String COMPONENT = "koord4j-manager";
+
+  /**
+   * Replaces the object's status whole by one JSON patch: a field no longer given leaves it. The
+   * object is the informer's copy; it names the target, so nothing is read from the API server
+   * first (as {@code withName(...).editStatus} would).
+   */
+  public static void replaceStatus(KubernetesClient client, HasMetadata object, Object status) {
+    client.resource(object).subresource("status").patch(
+        PatchContext.of(PatchType.JSON),
+        Serialization.asJson(List.of(Map.of("op", "add", "path", "/status", "value", status))));
+  }
 
   /** Creates the object; one that exists already (a stale cache did not show it) is fine. */
   public static void createIfAbsent(KubernetesClient client, HasMetadata object) {
