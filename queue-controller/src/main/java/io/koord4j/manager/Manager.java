@@ -28,6 +28,7 @@ import io.koord4j.manager.noderesource.BatchResourceReconciler;
 import io.koord4j.manager.nodeslo.NodeSloReconciler;
 import io.koord4j.manager.queue.QueueReconciler;
 import io.koord4j.manager.quota.ElasticQuotaReconciler;
+import io.koord4j.manager.support.WritePacing;
 import io.koord4j.manager.quota.QuotaProfileReconciler;
 import io.koord4j.manager.quota.SystemQuotaKeeper;
 import io.koord4j.manager.support.InformerReconciler;
@@ -138,13 +139,13 @@ public final class Manager implements LeaderControllers {
         publish(
             "elasticquotas",
             ElasticQuota.class,
-            new ElasticQuotaReconciler(client, snapshots, informers.of(Queue.class).getStore()::getByKey)::reconcile,
+            new ElasticQuotaReconciler(client, snapshots, informers.of(Queue.class).getStore()::getByKey, pacing())::reconcile,
             ElasticQuotaReconciler::figures));
     publishers.add(
         publish(
             "queues",
             Queue.class,
-            new QueueReconciler(client, snapshots)::reconcile,
+            new QueueReconciler(client, snapshots, pacing())::reconcile,
             QueueReconciler::positions));
     batchResources.ifPresent(BatchResourceReconciler::start);
     nodeSlos.ifPresent(NodeSloReconciler::start);
@@ -197,11 +198,15 @@ public final class Manager implements LeaderControllers {
     informers.close();
   }
 
+  private static WritePacing pacing() {
+    return new WritePacing(WritePacing.INTERVAL, Clock.systemUTC());
+  }
+
   /** Reconciles each object of the kind on its changes and when its part of the snapshot changes. */
   private <P extends HasMetadata> InformerReconciler<P> publish(
       String name,
       Class<P> kind,
-      InformerReconciler.Reconcile<P> reconcile,
+      InformerReconciler.Repeating<P> reconcile,
       Function<AdmissionSnapshot, Map<String, ?>> parts) {
     InformerReconciler<P> reconciler = new InformerReconciler<>(name, informers, kind, reconcile);
     reconciler.start();

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.koord4j.api.WellKnown;
@@ -16,10 +17,13 @@ import io.koord4j.manager.admission.AdmissionSnapshot.QuotaFigures;
 import io.koord4j.manager.admission.AdmissionSnapshots;
 import io.koord4j.manager.admission.AdmissionSnapshot;
 import io.koord4j.manager.support.KubeObjects;
+import io.koord4j.manager.support.WritePacing;
 import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.quota.ResourceVector;
 import java.util.Map;
+import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -30,13 +34,13 @@ import java.util.stream.Collectors;
  * threshold the quota carries (see {@link QuotaQueueSettings}).
  *
  * <p>It reads from the informers, not the API server: the figures change with every admission,
- * so each change is one patch per part that changed (annotations, status), and the Queue is read
- * from its informer.
+ * so each change is one patch per part that changed (annotations, status), at most once a
+ * {@link WritePacing#INTERVAL} per quota, and the Queue is read from its informer.
  *
  * @param queues the Queues the manager's informer holds, by {@code namespace/name}
  */
 public record ElasticQuotaReconciler(
-    KubernetesClient client, AdmissionSnapshots snapshots, Function<String, Queue> queues) {
+    KubernetesClient client, AdmissionSnapshots snapshots, Function<String, Queue> queues, WritePacing pacing) {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** Each ElasticQuota's figures in a snapshot, by the object's {@code namespace/name}. */
@@ -46,11 +50,12 @@ public record ElasticQuotaReconciler(
             Collectors.toMap(e -> e.getValue().namespace() + "/" + e.getKey(), Map.Entry::getValue));
   }
 
-  public void reconcile(ElasticQuota quota) throws JsonProcessingException {
+  /** @return when to publish again: the figures changed within the interval of the last write */
+  public Optional<Duration> reconcile(ElasticQuota quota) throws JsonProcessingException {
     ensureQueue(quota);
     QuotaFigures figures = snapshots.latest().quotas().get(quota.getMetadata().getName());
     if (figures == null) {
-      return;
+      return Optional.empty();
     }
     Map<String, String> annotations =
         Map.of(
@@ -58,22 +63,33 @@ public record ElasticQuotaReconciler(
             WellKnown.QUOTA_REQUEST, json(figures.request()));
     Map<String, String> current =
         Objects.requireNonNullElse(quota.getMetadata().getAnnotations(), Map.of());
-    if (!annotations.entrySet().stream()
-        .allMatch(e -> e.getValue().equals(current.get(e.getKey())))) {
+    boolean annotationsChanged =
+        !annotations.entrySet().stream().allMatch(e -> e.getValue().equals(current.get(e.getKey())));
+    ElasticQuotaStatus status = quota.getStatus();
+    boolean usedChanged =
+        status == null
+            || status.getUsed() == null
+            || !ResourceQuantities.toVector(status.getUsed()).equals(figures.used());
+    if (!annotationsChanged && !usedChanged) {
+      return Optional.empty();
+    }
+    Optional<Duration> wait = pacing.waitBeforeWriting(Cache.metaNamespaceKeyFunc(quota));
+    if (wait.isPresent()) {
+      return wait;
+    }
+    if (annotationsChanged) {
       // A merge patch sets these two and leaves the quota's other annotations as they are; the
       // informer's copy names the quota, so nothing is read first.
       client.resource(quota).patch(
           PatchContext.of(PatchType.JSON_MERGE),
           JSON.writeValueAsString(Map.of("metadata", Map.of("annotations", annotations))));
     }
-    ElasticQuotaStatus status = quota.getStatus();
-    if (status == null
-        || status.getUsed() == null
-        || !ResourceQuantities.toVector(status.getUsed()).equals(figures.used())) {
+    if (usedChanged) {
       ElasticQuotaStatus fresh = new ElasticQuotaStatus();
       fresh.setUsed(ResourceQuantities.toQuantities(figures.used()));
       KubeObjects.replaceStatus(client, quota, fresh);
     }
+    return Optional.empty();
   }
 
   /** Creates the quota's Queue, or brings the queue settings the quota carries to it. */

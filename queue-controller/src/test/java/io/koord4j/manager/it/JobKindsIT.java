@@ -32,6 +32,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class JobKindsIT extends InProcessManagerBase {
   private static final Duration WAIT = Duration.ofSeconds(60);
+  private static final Duration PUBLISHED = Duration.ofSeconds(5);
   /**
    * Each kind as a job of 3 CPUs in all, and how its operator reports it finished. Every job is
    * created suspended, as the webhook stores it: created running, its operator would start pods
@@ -123,14 +124,18 @@ class JobKindsIT extends InProcessManagerBase {
       create(cluster, kind, "second", leaf, kind.body);
       await().atMost(WAIT).until(() -> QueueUnitPhase.ENQUEUED.equals(cluster.phase("second")));
       assertThat(isSuspended(kind, cluster, "second")).isTrue();
-      assertThat(cluster.quota(leaf).getStatus().getUsed()).containsEntry("cpu", new Quantity("3"));
+      // Published figures lag the admission loop's by at most a pacing interval.
+      await().atMost(PUBLISHED).untilAsserted(
+          () -> assertThat(cluster.quota(leaf).getStatus().getUsed()).containsEntry("cpu", new Quantity("3")));
 
       // A running operator writes the status too: retry when its write came first.
       await().atMost(WAIT).ignoreException(KubernetesClientException.class)
           .until(() -> finish(kind, cluster, first) != null);
       await().atMost(WAIT).until(() -> QueueUnitPhase.SUCCEED.equals(cluster.phase("first")));
       await().atMost(WAIT).until(() -> !isSuspended(kind, cluster, "second"));
-      assertThat(cluster.quota(leaf).getStatus().getUsed()).containsEntry("cpu", new Quantity("3"));
+      // Published figures lag the admission loop's by at most a pacing interval.
+      await().atMost(PUBLISHED).untilAsserted(
+          () -> assertThat(cluster.quota(leaf).getStatus().getUsed()).containsEntry("cpu", new Quantity("3")));
       if (kind.podSets.size() > 1) {
         assertThat(templates(kind, cluster, "second"))
             .allSatisfy(annotations -> assertThat(annotations)
