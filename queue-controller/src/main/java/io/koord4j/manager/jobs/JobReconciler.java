@@ -166,9 +166,7 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
     Map<String, String> annotations = new HashMap<>(orEmpty(started.getMetadata().getAnnotations()));
     annotations.put(WellKnown.JOB_DEQUEUE_TIMESTAMP, now());
     started.getMetadata().setAnnotations(annotations);
-    // A patch: the job controller writes the suspended job's status meanwhile, and an update
-    // made on the informer's copy would conflict with it and wait for a retry.
-    KubeObjects.patchChanges(client, job, started);
+    client.resource(started).update();
   }
 
   /** The quota the admission loop charges the unit to, resolved from the same quotas. */

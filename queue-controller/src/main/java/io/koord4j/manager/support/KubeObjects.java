@@ -33,23 +33,6 @@ public final class KubeObjects {
         Serialization.asJson(List.of(Map.of("op", "add", "path", "/status", "value", status))));
   }
 
-  /**
-   * Writes what {@code after} changes in {@code before} as a JSON patch of those fields alone,
-   * without the resourceVersion, so that a status the object's own controller wrote meanwhile does
-   * not make the write conflict and wait for a retry. For changes that stay right whatever else
-   * changed since: a later reconcile of the object sees the outcome.
-   */
-  public static <T extends HasMetadata> void patchChanges(KubernetesClient client, T before, T after) {
-    T base = withoutVersion(before);
-    client.resource(base).patch(PatchContext.of(PatchType.JSON), withoutVersion(after));
-  }
-
-  private static <T extends HasMetadata> T withoutVersion(T object) {
-    T copy = Json.copy(object);
-    copy.getMetadata().setResourceVersion(null);
-    return copy;
-  }
-
   /** Creates the object; one that exists already (a stale cache did not show it) is fine. */
   public static void createIfAbsent(KubernetesClient client, HasMetadata object) {
     try {
