@@ -97,6 +97,11 @@ class HelmInstallIT {
               // managers made on this cluster already, and a profile's root quota, created by
               // server-side apply (audited as patch).
               new Access("create", "scheduling.sigs.k8s.io", "elasticquotas"),
+              // A quota's Queue is read and patched only when the queue settings the quota carries
+              // change; a PodGroup is applied only when one of that name exists (a job requeued at
+              // another size). The samples do neither.
+              new Access("get", "scheduling.x-k8s.io", "queues"),
+              new Access("patch", "scheduling.sigs.k8s.io", "podgroups"),
               // The webhook reads a PodGroup its cache does not hold yet.
               new Access("get", "scheduling.sigs.k8s.io", "podgroups"),
               // A gang's PodGroup is applied server-side: the API server checks create when it is
