@@ -3,12 +3,11 @@ package io.koord4j.manager.jobs;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.koord4j.api.gang.PodGroup;
 import io.koord4j.jobs.PodSetInfo;
+import io.koord4j.manager.support.KubeObjects;
 import io.koord4j.manager.support.SharedInformers;
-import java.net.HttpURLConnection;
 import java.util.List;
 import java.util.Objects;
 
@@ -39,28 +38,13 @@ final class GangPodGroups {
     }
     PodGroup desired = Gangs.podGroup(job, podSets);
     PodGroup known = groups.getStore().getByKey(job.getMetadata().getNamespace() + "/" + job.getMetadata().getName());
-    if (known == null && created(desired, client)) {
+    // Creating a group the informer has not seen costs the API server far less than an apply.
+    if (known == null && KubeObjects.createIfAbsent(client, desired)) {
       return;
     }
     if (known == null || !sameGang(known, desired)) {
       // Applied, not only created: a job requeued at a new size needs its gang's new minMember.
       client.resource(desired).fieldManager(Gangs.FIELD_MANAGER).forceConflicts().serverSideApply();
-    }
-  }
-
-  /**
-   * Creates a group the informer has not seen, which costs the API server far less than an apply;
-   * false when one of that name exists already, which is then applied.
-   */
-  private static boolean created(PodGroup desired, KubernetesClient client) {
-    try {
-      client.resource(desired).create();
-      return true;
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
-        throw e;
-      }
-      return false;
     }
   }
 

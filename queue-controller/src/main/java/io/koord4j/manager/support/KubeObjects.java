@@ -33,14 +33,20 @@ public final class KubeObjects {
         Serialization.asJson(List.of(Map.of("op", "add", "path", "/status", "value", status))));
   }
 
-  /** Creates the object; one that exists already (a stale cache did not show it) is fine. */
-  public static void createIfAbsent(KubernetesClient client, HasMetadata object) {
+  /**
+   * Creates the object; one that exists already (a stale cache did not show it) is fine.
+   *
+   * @return whether this call created it
+   */
+  public static boolean createIfAbsent(KubernetesClient client, HasMetadata object) {
     try {
       client.resource(object).create();
+      return true;
     } catch (KubernetesClientException e) {
       if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
         throw e;
       }
+      return false;
     }
   }
 
