@@ -69,17 +69,27 @@ class HelmInstallIT {
               new Access("create", "admissionregistration.k8s.io", "validatingwebhookconfigurations"),
               // Job kinds whose operators the scenario does not run: same calls as Job and PyTorchJob.
               new Access("update", "kubeflow.org", "tfjobs"),
+              new Access("patch", "kubeflow.org", "tfjobs"),
               new Access("patch", "kubeflow.org", "tfjobs/status"),
               new Access("update", "kubeflow.org", "mpijobs"),
+              new Access("patch", "kubeflow.org", "mpijobs"),
               new Access("patch", "kubeflow.org", "mpijobs/status"),
               new Access("update", "sparkoperator.k8s.io", "sparkapplications"),
+              new Access("patch", "sparkoperator.k8s.io", "sparkapplications"),
               new Access("patch", "sparkoperator.k8s.io", "sparkapplications/status"),
               new Access("update", "ray.io", "rayjobs"),
+              new Access("patch", "ray.io", "rayjobs"),
               new Access("patch", "ray.io", "rayjobs/status"),
               new Access("update", "ray.io", "rayclusters"),
+              new Access("patch", "ray.io", "rayclusters"),
               new Access("patch", "ray.io", "rayclusters/status"),
               new Access("update", "argoproj.io", "workflows"),
+              new Access("patch", "argoproj.io", "workflows"),
               new Access("patch", "argoproj.io", "workflows/status"),
+              // Jobs marked queued by the manager (the webhook marks them first) and running jobs
+              // suspended on eviction: the samples' jobs are held by the webhook and admitted at once.
+              new Access("update", "batch", "jobs"),
+              new Access("update", "kubeflow.org", "pytorchjobs"),
               // Invalid jobs only: their status gets a condition saying why.
               new Access("patch", "batch", "jobs/status"),
               new Access("patch", "kubeflow.org", "pytorchjobs/status"),
@@ -224,7 +234,7 @@ class HelmInstallIT {
     Map<String, Set<Access>> used = RbacAudit.used(auditLines(), NAMESPACE);
     assertThat(used.get("koord4j-manager"))
         .as("the installed manager started the jobs")
-        .contains(new Access("update", "batch", "jobs"), new Access("update", "kubeflow.org", "pytorchjobs"));
+        .contains(new Access("patch", "batch", "jobs"), new Access("patch", "kubeflow.org", "pytorchjobs"));
     assertThat(used.get("koord4j-scheduler"))
         .as("the installed koord-scheduler bound the Job's pods")
         .contains(new Access("create", "", "bindings"));

@@ -149,7 +149,7 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
 
   /**
    * Joins the pods to the gang, keeps them where the admission checks placed the gang, and
-   * resumes the job in one update, after the PodGroup exists at the job's current size.
+   * resumes the job in one patch, after the PodGroup exists at the job's current size.
    */
   private void start(T suspended, QueueUnit unit, KubernetesClient client) {
     // A job that ran before has its start cleared first, so that its templates may change.
@@ -166,7 +166,9 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
     Map<String, String> annotations = new HashMap<>(orEmpty(started.getMetadata().getAnnotations()));
     annotations.put(WellKnown.JOB_DEQUEUE_TIMESTAMP, now());
     started.getMetadata().setAnnotations(annotations);
-    client.resource(started).update();
+    // A patch: the job controller writes the suspended job's status meanwhile, and an update of
+    // the informer's copy would conflict with it and wait for a retry.
+    KubeObjects.patchChanges(client, job, started);
   }
 
   /** The quota the admission loop charges the unit to, resolved from the same quotas. */

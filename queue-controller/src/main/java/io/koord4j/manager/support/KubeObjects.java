@@ -1,11 +1,14 @@
 package io.koord4j.manager.support;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.zjsonpatch.JsonDiff;
 import io.koord4j.events.Events;
 import java.net.HttpURLConnection;
 import java.time.Instant;
@@ -31,6 +34,20 @@ public final class KubeObjects {
     client.resource(object).subresource("status").patch(
         PatchContext.of(PatchType.JSON),
         Serialization.asJson(List.of(Map.of("op", "add", "path", "/status", "value", status))));
+  }
+
+  /**
+   * Writes what {@code after} changes in {@code before} as one JSON patch of those fields alone.
+   * It tests the object's UID, not its resourceVersion: a status the object's own controller wrote
+   * since {@code before} was read does not make it conflict and wait for a retry, while an object
+   * deleted and made again under the same name is left alone.
+   */
+  public static <T extends HasMetadata> void patchChanges(KubernetesClient client, T before, T after) {
+    ObjectMapper mapper = Serialization.jsonMapper();
+    ArrayNode patch = mapper.createArrayNode();
+    patch.addObject().put("op", "test").put("path", "/metadata/uid").put("value", before.getMetadata().getUid());
+    patch.addAll((ArrayNode) JsonDiff.asJson(mapper.valueToTree(before), mapper.valueToTree(after)));
+    client.resource(before).patch(PatchContext.of(PatchType.JSON), patch.toString());
   }
 
   /**
