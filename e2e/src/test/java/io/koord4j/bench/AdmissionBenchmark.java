@@ -5,11 +5,11 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.manager.it.ManagerProcess;
+import io.koord4j.testing.JavaProcess;
 import io.koord4j.testing.LocalCluster;
-import io.koord4j.webhook.WebhookServer;
-import io.koord4j.webhook.WebhookSettings;
 import io.koord4j.webhook.registration.WebhookConfigurations;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.koord4j.webhook.registration.WebhookRegistrar;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,8 +30,8 @@ import java.util.function.IntFunction;
  * own, scheduled by the cluster's kube-scheduler.
  *
  * <p>Each round runs every system in turn, the first of the two queues alternating from round to
- * round; only the system measured runs: koord4j's manager as a process of its own (as deployed)
- * with its webhook in this process, or Kueue as the local cluster starts it (its shipped client
+ * round; only the system measured runs: koord4j's manager as a process of its own serving the
+ * webhook too (as deployed), or Kueue as the local cluster starts it (its shipped client
  * limits and concurrency), never both. A system's block creates the jobs at a fixed rate into a
  * fresh namespace and waits until every job has started and has all its pods; then the namespace
  * is deleted while the system still runs (it removes its finalizers), and the system stops.
@@ -55,7 +55,6 @@ public final class AdmissionBenchmark {
   private static final int NODE_PODS = 110;
   private static final Duration ROUND_TIMEOUT = Duration.ofMinutes(30);
   private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
-  /** What koord4j's manager and webhook watch. */
   private AdmissionBenchmark() {}
 
   public static void main(String[] args) throws Exception {
@@ -154,11 +153,8 @@ public final class AdmissionBenchmark {
     }
 
     private AdmissionRound koord4j(String namespace, int round) throws Exception {
-      WebhookServer webhook =
-          WebhookServer.withAllHandlers(client, webhookSettings(), new SimpleMeterRegistry());
       ManagerProcess manager = null;
       try {
-        webhook.start();
         manager = startManager(round);
         quotas.awaitKoord4jQueues(START_TIMEOUT);
         return warmUpAndMeasure(AdmissionSystem.KOORD4J, round, namespace, quotas::koord4jLabels, ns -> {});
@@ -166,8 +162,9 @@ public final class AdmissionBenchmark {
         if (manager != null) {
           manager.stop();
         }
-        webhook.close();
-        webhook.unregister();
+        // As an uninstall does: a stopped manager leaves its configurations, which would refuse
+        // the other systems' jobs.
+        new WebhookRegistrar(client).delete(WebhookConfigurations.Names.prefixed(run));
       }
     }
 
@@ -279,16 +276,18 @@ public final class AdmissionBenchmark {
       }
     }
 
-    private WebhookSettings webhookSettings() {
-      return WebhookSettings.defaults(run + "-system")
-          .withLocalUrl("127.0.0.1", 0)
-          .withNames(run + "-webhook-tls",
-              new WebhookConfigurations.Names(run + "-mutating", run + "-validating"));
+    /** The manager's webhook, served as the chart serves it, registered by its URL on this machine. */
+    private Map<String, String> webhookSettings() throws IOException {
+      return Map.of(
+          "KOORD4J_WEBHOOK", "true",
+          "KOORD4J_WEBHOOK_URL_HOST", "127.0.0.1",
+          "KOORD4J_WEBHOOK_PORT", Integer.toString(JavaProcess.freePort()),
+          "KOORD4J_WEBHOOK_CONFIGURATION_PREFIX", run);
     }
 
     /**
      * The manager as deployed (the chart's JVM options, or {@code -Dbench.manager.javaOptions}), in
-     * a JVM of its own, leading once it has opened its watches.
+     * a JVM of its own that also serves the webhook, leading once it has opened its watches.
      */
     private ManagerProcess startManager(int round) throws Exception {
       String name = run + "-manager-" + round;
@@ -299,7 +298,9 @@ public final class AdmissionBenchmark {
         options.add("-XX:StartFlightRecording=filename=" + logs.resolve(name + ".jfr") + ",settings=profile,dumponexit=true");
       }
       ManagerProcess manager =
-          ManagerProcess.start(run + "-system", run + "-manager", Duration.ofSeconds(15), "bench/logs/" + name, options);
+          ManagerProcess.start(
+              run + "-system", run + "-manager", Duration.ofSeconds(15), "bench/logs/" + name, options,
+              webhookSettings());
       long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
       while (!Files.readString(manager.log()).contains("watches opened")) {
         if (!manager.isAlive() || System.nanoTime() > deadline) {

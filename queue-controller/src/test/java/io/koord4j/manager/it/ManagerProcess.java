@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -33,12 +34,21 @@ public final class ManagerProcess extends JavaProcess {
   public static ManagerProcess start(
       String namespace, String leaseName, Duration leaseDuration, String logName, List<String> jvmOptions)
       throws IOException {
-    Map<String, String> env = Map.of(
+    return start(namespace, leaseName, leaseDuration, logName, jvmOptions, Map.of());
+  }
+
+  /** As {@link #start(String, String, Duration, String, List)}, with more settings (e.g. its webhook's). */
+  public static ManagerProcess start(
+      String namespace, String leaseName, Duration leaseDuration, String logName, List<String> jvmOptions,
+      Map<String, String> settings)
+      throws IOException {
+    Map<String, String> env = new HashMap<>(settings);
+    env.putAll(Map.of(
         "KOORD4J_NAMESPACE", namespace,
         "KOORD4J_LEASE_NAME", leaseName,
         "KOORD4J_LEASE_DURATION_SECONDS", Long.toString(leaseDuration.toSeconds()),
         "KOORD4J_HTTP_PORT", Integer.toString(freePort()),
-        "KOORD4J_LEASE_IDENTITY", logName);
+        "KOORD4J_LEASE_IDENTITY", logName));
     List<String> options = new ArrayList<>(List.of("-Xmx512m"));
     options.addAll(jvmOptions);
     JavaProcess started = JavaProcess.start(
