@@ -10,6 +10,7 @@ import io.koord4j.webhook.admission.quota.ElasticQuotaValidator;
 import io.koord4j.webhook.admission.quota.QuotaLookup;
 import io.koord4j.webhook.registration.MutatingEndpoint;
 import io.koord4j.webhook.registration.NamespacedRules;
+import io.koord4j.webhook.registration.QuotaFigureUpdates;
 import io.koord4j.webhook.registration.ValidatingEndpoint;
 import java.util.List;
 
@@ -24,7 +25,11 @@ public final class ResourceWebhooks {
             "defaults.elasticquotas.koord4j.io",
             "/mutate-elasticquotas",
             List.of(quotaRule("CREATE", "UPDATE")),
-            new ElasticQuotaDefaults(quotas)));
+            new ElasticQuotaDefaults(quotas),
+            null,
+            "Fail",
+            List.of(QuotaFigureUpdates.condition()),
+            () -> true));
   }
 
   /** @param quotas every ElasticQuota, for the tree rules */
@@ -34,7 +39,8 @@ public final class ResourceWebhooks {
             "elasticquotas.koord4j.io",
             "/validate-elasticquotas",
             List.of(quotaRule("CREATE", "UPDATE", "DELETE")),
-            new ElasticQuotaValidator(quotas)),
+            new ElasticQuotaValidator(quotas),
+            List.of(QuotaFigureUpdates.condition())),
         new ValidatingEndpoint(
             "queues.koord4j.io",
             "/validate-queues",

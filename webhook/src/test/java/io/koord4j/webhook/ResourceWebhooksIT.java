@@ -10,6 +10,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueSpec;
@@ -96,6 +99,40 @@ class ResourceWebhooksIT {
         .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getMessage())
             .contains("metadata.name: quota \"" + org + "\" cannot be deleted while it has "
                 + "children (\"" + teamA + "\")"));
+  }
+
+  @Test
+  void theManagersPublishedFiguresAreWrittenWithoutCallingTheWebhooksButOtherChangesAreNot() {
+    String team = name("figures");
+    create(Quotas.group(team, "", "10", "100"));
+    // The configurations stay and fail closed: a write sent to them is refused at once.
+    server.close();
+
+    quotas().withName(team).patch(PatchContext.of(PatchType.JSON_MERGE), annotations(Map.of(
+        WellKnown.QUOTA_RUNTIME, "{\"cpu\":\"4\"}", WellKnown.QUOTA_REQUEST, "{\"cpu\":\"6\"}")));
+    assertThat(quotas().withName(team).get().getMetadata().getAnnotations())
+        .containsEntry(WellKnown.QUOTA_RUNTIME, "{\"cpu\":\"4\"}")
+        .containsEntry(WellKnown.QUOTA_REQUEST, "{\"cpu\":\"6\"}");
+
+    assertThat(refusedPatch(team, annotations(Map.of(WellKnown.QUOTA_SHARED_WEIGHT, "{\"cpu\":\"50\"}"))))
+        .as("another annotation").contains("failed calling webhook");
+    assertThat(refusedPatch(team, "{\"metadata\":{\"labels\":{\"" + WellKnown.QUOTA_TREE_ID + "\":\"other\"}}}"))
+        .as("a label").contains("failed calling webhook");
+    assertThat(refusedPatch(team, "{\"spec\":{\"max\":{\"cpu\":\"90\"}}}"))
+        .as("the spec").contains("failed calling webhook");
+  }
+
+  private String refusedPatch(String quota, String mergePatch) {
+    try {
+      quotas().withName(quota).patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch);
+      return null;
+    } catch (KubernetesClientException e) {
+      return e.getMessage();
+    }
+  }
+
+  private static String annotations(Map<String, String> annotations) {
+    return Serialization.asJson(Map.of("metadata", Map.of("annotations", annotations)));
   }
 
   @Test

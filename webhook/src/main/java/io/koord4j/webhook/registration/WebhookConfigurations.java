@@ -156,6 +156,7 @@ public record WebhookConfigurations(
                         .withName(validator.name())
                         .withRules(validator.rules())
                         .withClientConfig(endpoint.clientConfig(validator.path(), caBundlePem))
+                        .withMatchConditions(validator.matchConditions())
                         .withNamespaceSelector(notOwnNamespace(null))
                         .withFailurePolicy("Fail")
                         .withSideEffects("None")
