@@ -5,11 +5,16 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.koord4j.api.gang.PodGroup;
+import io.koord4j.concurrent.DaemonThreads;
 import io.koord4j.jobs.PodSetInfo;
 import io.koord4j.manager.support.KubeObjects;
 import io.koord4j.manager.support.SharedInformers;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * Creates or applies gangs' PodGroups, skipping the write when the process's PodGroup informer
@@ -20,6 +25,8 @@ import java.util.Objects;
 final class GangPodGroups {
   private final SharedInformers informers;
   private final SharedIndexInformer<PodGroup> groups;
+  /** Threads of {@link #ensureBeside}: one per reconcile waiting for it at most. */
+  private final ExecutorService writes = Executors.newCachedThreadPool(DaemonThreads.numbered("pod-groups"));
 
   GangPodGroups(SharedInformers informers) {
     this.informers = informers;
@@ -29,6 +36,28 @@ final class GangPodGroups {
   /** Starts watching PodGroups, once for every job kind; until listed, every group is applied. */
   void watch() {
     informers.start(groups);
+  }
+
+  /**
+   * {@link #ensure}s the job's PodGroup on another thread, so that the caller's own write goes
+   * beside it; {@link #await} the result.
+   */
+  CompletableFuture<Void> ensureBeside(HasMetadata job, List<PodSetInfo> podSets, KubernetesClient client) {
+    return Gangs.needsPodGroup(podSets)
+        ? CompletableFuture.runAsync(() -> ensure(job, podSets, client), writes)
+        : CompletableFuture.completedFuture(null);
+  }
+
+  /** Waits for a write {@link #ensureBeside} started, throwing what it threw. */
+  void await(CompletableFuture<Void> group) {
+    try {
+      group.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      throw e;
+    }
   }
 
   /** Makes the job's PodGroup what its pod sets ask for, if it is a gang. */

@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Keeps one kind of job in step with its QueueUnit, for any {@link JobAdapter}: a queued job gets a
@@ -136,15 +137,19 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
 
   /**
    * Holds the job and marks it queued, if the webhook did not, then creates its gang's PodGroup
-   * and its unit: the group waits with the job, off the path from admission to resumption.
+   * and its unit side by side: the group waits with the job, off the path from admission to
+   * resumption, and admission waits for the unit alone. The job's next reconcile, which may
+   * resume it, starts only once both are written.
    */
   private void enqueue(T job, String queue, KubernetesClient client) {
     T queued = adapter.enqueued(job, clock.instant());
     if (queued != job) {
       queued = client.resource(queued).update();
     }
-    podGroups.ensure(queued, adapter.podSets(queued), client);
-    KubeObjects.createIfAbsent(client, QueueUnits.desired(adapter, queued, queue, priority(queued, client)));
+    QueueUnit unit = QueueUnits.desired(adapter, queued, queue, priority(queued, client));
+    CompletableFuture<Void> group = podGroups.ensureBeside(queued, adapter.podSets(queued), client);
+    KubeObjects.createIfAbsent(client, unit);
+    podGroups.await(group);
   }
 
   /**
