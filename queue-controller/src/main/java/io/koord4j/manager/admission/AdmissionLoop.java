@@ -106,6 +106,7 @@ public final class AdmissionLoop implements AutoCloseable {
   private final ExecutorService statusWrites =
       Executors.newFixedThreadPool(STATUS_WRITE_THREADS, DaemonThreads.numbered("admission-writes"));
   private final InformerHandlers handlers = new InformerHandlers();
+  private Runnable stopReadingWrites = () -> {};
 
   private final Map<String, QueueUnit> units = new HashMap<>();
   private final Map<String, ElasticQuota> quotas = new HashMap<>();
@@ -185,6 +186,7 @@ public final class AdmissionLoop implements AutoCloseable {
       listed.add(inform(informers.of(Device.class), this::onDevice, this::onDeviceGone));
     }
     CompletableFuture.allOf(listed.toArray(CompletableFuture[]::new)).join();
+    stopReadingWrites = informers.onWrite(QueueUnit.class, unit -> onLoop(() -> onStored(unit)));
     writer.start();
     try {
       thread.submit(this::replay).get();
@@ -206,6 +208,7 @@ public final class AdmissionLoop implements AutoCloseable {
    */
   @Override
   public void close() {
+    stopReadingWrites.run();
     handlers.close();
     thread.shutdown();
     try {
@@ -272,6 +275,23 @@ public final class AdmissionLoop implements AutoCloseable {
       written.put(id, version);
     }
     onUnit(unit);
+  }
+
+  /**
+   * A unit this process stored (a job reconciler's write: finished, running, released), taken as
+   * its event, so that quota it frees is admitted again without waiting for the watch; the event
+   * itself then tells nothing new. A unit the informer has not brought, or a copy older than the
+   * loop's, is left to the informer.
+   */
+  private void onStored(QueueUnit unit) {
+    String id = UnitSpecs.id(unit);
+    QueueUnit held = units.get(id);
+    long version = resourceVersion(unit);
+    if (held == null || version <= Math.max(resourceVersion(held), written.getOrDefault(id, 0L))) {
+      return;
+    }
+    onUnit(unit);
+    written.put(id, version);
   }
 
   private void onUnit(QueueUnit unit) {
@@ -704,6 +724,8 @@ public final class AdmissionLoop implements AutoCloseable {
           passWrites++;
           units.put(id, written);
           this.written.put(id, resourceVersion(written));
+          // The unit's job is resumed (or stopped) on it now, not once the informer brings it.
+          informers.wrote(written);
         });
     return outcome.stored().isPresent();
   }

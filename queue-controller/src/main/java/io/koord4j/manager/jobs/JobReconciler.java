@@ -25,6 +25,7 @@ import io.koord4j.manager.support.Json;
 import io.koord4j.manager.support.KubeObjects;
 import io.koord4j.manager.support.QueueUnitStatusRecorder;
 import io.koord4j.manager.support.SharedInformers;
+import io.koord4j.manager.support.StoredAhead;
 import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.quota.kube.QuotaResolver;
 import java.time.Clock;
@@ -54,6 +55,12 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
   private final SharedInformers informers;
   private final GangPodGroups podGroups;
   private final SharedIndexInformer<PriorityClass> priorityClasses;
+  /**
+   * Jobs this reconciler wrote that its informer may not show yet. A reconcile on the older copy
+   * (its unit's next event often comes first) would resume or suspend the job again, and the
+   * second write would make the job controller's status write conflict and back off.
+   */
+  private final StoredAhead<T> writtenJobs = new StoredAhead<>();
 
   public JobReconciler(JobAdapter<T> adapter, Clock clock, SharedInformers informers) {
     this.adapter = adapter;
@@ -81,7 +88,9 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
   }
 
   @Override
-  public UpdateControl<T> reconcile(T job, Context<T> context) {
+  public UpdateControl<T> reconcile(T informed, Context<T> context) {
+    writtenJobs.seen(informed);
+    T job = writtenJobs.latest(informed);
     Optional<String> queue = adapter.queueName(job.getMetadata());
     if (queue.isEmpty()) {
       return UpdateControl.noUpdate();
@@ -122,7 +131,7 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
       if (!adapter.isSuspended(job)) {
         // Else the job's status changes once its controller has seen the resumption: reconciled then.
         if (adapter.resumptionSeen(job)) {
-          client.resource(adapter.suspend(job)).update();
+          writtenJobs.stored(client.resource(adapter.suspend(job)).update(), job);
         }
       } else if (UnitStatuses.awaitsRelease(status)) {
         if (adapter.hasStopped(job)) {
@@ -173,7 +182,7 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
     started.getMetadata().setAnnotations(annotations);
     // A patch: the job controller writes the suspended job's status meanwhile, and an update of
     // the informer's copy would conflict with it and wait for a retry.
-    KubeObjects.patchChanges(client, job, started);
+    writtenJobs.stored(KubeObjects.patchChanges(client, job, started), job);
   }
 
   /** The quota the admission loop charges the unit to, resolved from the same quotas. */
@@ -271,8 +280,9 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
     return known != null ? known : client.scheduling().v1().priorityClasses().withName(name).get();
   }
 
+  /** Writes the unit's status and tells the admission loop at once: it may free quota. */
   private void writeStatus(QueueUnit unit, QueueUnitStatus status, KubernetesClient client) {
-    new QueueUnitStatusRecorder(client).record(unit, status, clock.instant());
+    new QueueUnitStatusRecorder(client).record(unit, status, clock.instant()).ifPresent(informers::wrote);
   }
 
   private static QueueUnitStatus statusOf(QueueUnit unit) {

@@ -10,6 +10,7 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.AbstractEventSource;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.manager.support.SharedInformers;
+import io.koord4j.manager.support.StoredAhead;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -18,7 +19,10 @@ import java.util.Set;
  * The QueueUnits that jobs of one kind own, as a JOSDK event source over the process's one
  * QueueUnit informer: a unit's change reconciles its job, and {@code
  * context.getSecondaryResource(QueueUnit.class)} finds a job's unit (same name and namespace,
- * owned by the job; see {@link QueueUnits}). Every job kind shares the one watch.
+ * owned by the job; see {@link QueueUnits}). Every job kind shares the one watch. A unit this
+ * process stored (the admission loop's admission, above all) reconciles its job at once, which
+ * reads the stored unit while the informer still holds an older one: the job is resumed without
+ * waiting for the write's event.
  */
 final class OwnedQueueUnits<P extends HasMetadata> extends AbstractEventSource<QueueUnit, P>
     implements ResourceEventHandler<QueueUnit> {
@@ -26,6 +30,8 @@ final class OwnedQueueUnits<P extends HasMetadata> extends AbstractEventSource<Q
   private final SharedInformers informers;
   private final SharedIndexInformer<QueueUnit> units;
   private final String ownerKind;
+  private final StoredAhead<QueueUnit> storedAhead = new StoredAhead<>();
+  private Runnable stopReadingWrites = () -> {};
 
   OwnedQueueUnits(SharedInformers informers, String ownerKind) {
     super(QueueUnit.class, "queueunits-of-" + ownerKind.toLowerCase());
@@ -38,11 +44,13 @@ final class OwnedQueueUnits<P extends HasMetadata> extends AbstractEventSource<Q
   public void start() throws OperatorException {
     units.addEventHandler(this);
     informers.start(units).join();
+    stopReadingWrites = informers.onWrite(QueueUnit.class, this::stored);
     super.start();
   }
 
   @Override
   public void stop() throws OperatorException {
+    stopReadingWrites.run();
     units.removeEventHandler(this);
     super.stop();
   }
@@ -50,7 +58,7 @@ final class OwnedQueueUnits<P extends HasMetadata> extends AbstractEventSource<Q
   @Override
   public Set<QueueUnit> getSecondaryResources(P job) {
     String key = job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
-    return Optional.ofNullable(units.getStore().getByKey(key))
+    return Optional.ofNullable(storedAhead.latest(units.getStore().getByKey(key)))
         .filter(unit -> owner(unit).filter(o -> o.getName().equals(job.getMetadata().getName())).isPresent())
         .map(Set::of)
         .orElse(Set.of());
@@ -58,17 +66,28 @@ final class OwnedQueueUnits<P extends HasMetadata> extends AbstractEventSource<Q
 
   @Override
   public void onAdd(QueueUnit unit) {
+    storedAhead.seen(unit);
     reconcileOwner(unit);
   }
 
   @Override
   public void onUpdate(QueueUnit before, QueueUnit unit) {
+    storedAhead.seen(unit);
     reconcileOwner(unit);
   }
 
   @Override
   public void onDelete(QueueUnit unit, boolean finalStateUnknown) {
+    storedAhead.gone(unit);
     reconcileOwner(unit);
+  }
+
+  /** A unit of this kind's jobs that this process stored: its job is reconciled on it now. */
+  private void stored(QueueUnit unit) {
+    if (owner(unit).isPresent()) {
+      storedAhead.stored(unit, units.getStore().get(unit));
+      reconcileOwner(unit);
+    }
   }
 
   private void reconcileOwner(QueueUnit unit) {

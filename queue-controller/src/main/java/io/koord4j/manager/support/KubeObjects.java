@@ -42,12 +42,12 @@ public final class KubeObjects {
    * since {@code before} was read does not make it conflict and wait for a retry, while an object
    * deleted and made again under the same name is left alone.
    */
-  public static <T extends HasMetadata> void patchChanges(KubernetesClient client, T before, T after) {
+  public static <T extends HasMetadata> T patchChanges(KubernetesClient client, T before, T after) {
     ObjectMapper mapper = Serialization.jsonMapper();
     ArrayNode patch = mapper.createArrayNode();
     patch.addObject().put("op", "test").put("path", "/metadata/uid").put("value", before.getMetadata().getUid());
     patch.addAll((ArrayNode) JsonDiff.asJson(mapper.valueToTree(before), mapper.valueToTree(after)));
-    client.resource(before).patch(PatchContext.of(PatchType.JSON), patch.toString());
+    return client.resource(before).patch(PatchContext.of(PatchType.JSON), patch.toString());
   }
 
   /**

@@ -14,6 +14,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -42,8 +45,30 @@ public final class SharedInformers implements AutoCloseable {
   private final Map<SharedIndexInformer<?>, CompletableFuture<Void>> started =
       new IdentityHashMap<>();
 
+  /** Per kind, the readers told of this process's own writes (see {@link #wrote}). */
+  private final Map<Class<?>, List<Consumer<Object>>> writeReaders = new ConcurrentHashMap<>();
+
   public SharedInformers(KubernetesClient client) {
     this.client = client;
+  }
+
+  /**
+   * Tells the readers of the object's kind that this process stored it, as the API server
+   * answered the write: they may act on it a watch's round trip before the informer brings its
+   * event. That event still comes, so readers take no copy older than one they hold.
+   */
+  public void wrote(HasMetadata stored) {
+    writeReaders.getOrDefault(stored.getClass(), List.of()).forEach(reader -> reader.accept(stored));
+  }
+
+  /**
+   * Tells {@code reader} of each object of the kind this process {@link #wrote}, on the writing
+   * thread, until the returned handle is run.
+   */
+  public <T extends HasMetadata> Runnable onWrite(Class<T> kind, Consumer<T> reader) {
+    Consumer<Object> typed = object -> reader.accept(kind.cast(object));
+    writeReaders.computeIfAbsent(kind, k -> new CopyOnWriteArrayList<>()).add(typed);
+    return () -> writeReaders.get(kind).remove(typed);
   }
 
   /** Whether the cluster the informers read serves the kind. */

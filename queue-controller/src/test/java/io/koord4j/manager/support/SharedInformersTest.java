@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -44,6 +45,19 @@ class SharedInformersTest {
     assertThat(informers.of(Workload.CONTEXT)).isSameAs(informers.of(Workload.CONTEXT));
     assertThat(informers.of(AdmissionCheck.CONTEXT))
         .isNotSameAs(informers.of(Workload.CONTEXT));
+  }
+
+  @Test
+  void readersOfAKindHearOfTheProcesssOwnWritesUntilTheyStop() {
+    List<String> heard = new CopyOnWriteArrayList<>();
+    Runnable stop = informers.onWrite(QueueUnit.class, unit -> heard.add(unit.getMetadata().getName()));
+    informers.onWrite(Node.class, node -> heard.add("node " + node.getMetadata().getName()));
+
+    informers.wrote(unit("first"));
+    stop.run();
+    informers.wrote(unit("second"));
+
+    assertThat(heard).containsExactly("first");
   }
 
   @Test
@@ -104,5 +118,11 @@ class SharedInformersTest {
     } finally {
       apiServer.stop(0);
     }
+  }
+
+  private static QueueUnit unit(String name) {
+    QueueUnit unit = new QueueUnit();
+    unit.setMetadata(new ObjectMetaBuilder().withNamespace("ns").withName(name).build());
+    return unit;
   }
 }
