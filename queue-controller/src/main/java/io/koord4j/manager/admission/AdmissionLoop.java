@@ -17,6 +17,7 @@ import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.manager.support.InformerHandlers;
 import io.koord4j.manager.support.QueueUnitStatusRecorder;
 import io.koord4j.manager.support.SharedInformers;
+import io.koord4j.manager.support.StoredAhead;
 import io.koord4j.probes.LoggedTask;
 import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.queue.core.AdmissionCore;
@@ -270,7 +271,7 @@ public final class AdmissionLoop implements AutoCloseable {
   /** An informer's event: that of the status writer's own write is taken as ours. */
   private void onUnitEvent(QueueUnit unit) {
     String id = UnitSpecs.id(unit);
-    long version = resourceVersion(unit);
+    long version = StoredAhead.version(unit);
     if (version > written.getOrDefault(id, 0L) && writer.isOwnWrite(units.get(id), unit)) {
       written.put(id, version);
     }
@@ -286,8 +287,8 @@ public final class AdmissionLoop implements AutoCloseable {
   private void onStored(QueueUnit unit) {
     String id = UnitSpecs.id(unit);
     QueueUnit held = units.get(id);
-    long version = resourceVersion(unit);
-    if (held == null || version <= Math.max(resourceVersion(held), written.getOrDefault(id, 0L))) {
+    long version = StoredAhead.version(unit);
+    if (held == null || version <= Math.max(StoredAhead.version(held), written.getOrDefault(id, 0L))) {
       return;
     }
     onUnit(unit);
@@ -297,7 +298,7 @@ public final class AdmissionLoop implements AutoCloseable {
   private void onUnit(QueueUnit unit) {
     String id = UnitSpecs.id(unit);
     // Older than our last write, or its echo: the core knows it already.
-    long version = resourceVersion(unit);
+    long version = StoredAhead.version(unit);
     long ours = written.getOrDefault(id, 0L);
     if (version <= ours) {
       // The echo holds what the write returned: keep the informer's copy, so the unit is held once.
@@ -723,7 +724,7 @@ public final class AdmissionLoop implements AutoCloseable {
         written -> {
           passWrites++;
           units.put(id, written);
-          this.written.put(id, resourceVersion(written));
+          this.written.put(id, StoredAhead.version(written));
           // The unit's job is resumed (or stopped) on it now, not once the informer brings it.
           informers.wrote(written);
         });
@@ -834,11 +835,6 @@ public final class AdmissionLoop implements AutoCloseable {
     } catch (RejectedExecutionException e) {
       // Closed: the event no longer matters.
     }
-  }
-
-  private static long resourceVersion(HasMetadata object) {
-    String version = object.getMetadata().getResourceVersion();
-    return version == null ? 0 : Long.parseLong(version);
   }
 
   private static Instant created(QueueUnit unit) {

@@ -6,6 +6,7 @@ import io.koord4j.api.queue.QueueUnitStatus;
 import io.koord4j.manager.support.Json;
 import io.koord4j.manager.support.QueueUnitStatusRecorder;
 import io.koord4j.manager.support.QueueUnitWrites;
+import io.koord4j.manager.support.StoredAhead;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -183,8 +184,8 @@ public final class StatusWriter implements AutoCloseable {
    */
   QueueUnit latest(QueueUnit held) {
     String id = UnitSpecs.id(held);
-    long version = version(held);
-    QueueUnit ours = stored.computeIfPresent(id, (key, unit) -> version(unit) > version ? unit : null);
+    long version = StoredAhead.version(held);
+    QueueUnit ours = stored.computeIfPresent(id, (key, unit) -> StoredAhead.version(unit) > version ? unit : null);
     return ours == null ? held : ours;
   }
 
@@ -197,9 +198,9 @@ public final class StatusWriter implements AutoCloseable {
     String id = UnitSpecs.id(seen);
     QueueUnit ours = stored.get(id);
     // The loop holds this version or a newer one from now on.
-    if (ours != null && version(ours) <= version(seen)) {
+    if (ours != null && StoredAhead.version(ours) <= StoredAhead.version(seen)) {
       stored.remove(id, ours);
-      if (version(ours) == version(seen)) {
+      if (StoredAhead.version(ours) == StoredAhead.version(seen)) {
         return true;
       }
     }
@@ -379,10 +380,5 @@ public final class StatusWriter implements AutoCloseable {
     copy.getMetadata().setResourceVersion(null);
     copy.getMetadata().setManagedFields(null);
     return copy;
-  }
-
-  private static long version(QueueUnit unit) {
-    String version = unit.getMetadata().getResourceVersion();
-    return version == null ? 0 : Long.parseLong(version);
   }
 }

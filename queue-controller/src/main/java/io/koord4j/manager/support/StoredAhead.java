@@ -56,7 +56,8 @@ public final class StoredAhead<T extends HasMetadata> {
     return version(a) > version(b);
   }
 
-  private static long version(HasMetadata object) {
+  /** The object's resourceVersion as a number (0 when it has none), to order versions by. */
+  public static long version(HasMetadata object) {
     String version = object.getMetadata().getResourceVersion();
     return version == null ? 0 : Long.parseLong(version);
   }
