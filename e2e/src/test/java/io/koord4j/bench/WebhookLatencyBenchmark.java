@@ -44,8 +44,8 @@ import java.util.function.BooleanSupplier;
  * starts.
  *
  * <p>Besides the client's latency per create, the API server's own histogram of the time it waited
- * for each webhook, koord4j's timer of its reviews and the CPU time of the API server, Kueue and
- * koord4j's webhook are read before and after each block.
+ * for each webhook, koord4j's timers of its reviews (receipt and answer) and the CPU time of the
+ * API server, Kueue and koord4j's webhook are read before and after each block.
  *
  * <p>System properties: {@code bench.b6.seconds} (per side, 60), {@code bench.b6.rate} (creates
  * per second, 200), {@code bench.b6.threads} (client threads, 32), {@code bench.b6.warmup}
@@ -56,8 +56,9 @@ import java.util.function.BooleanSupplier;
  */
 public final class WebhookLatencyBenchmark {
   private static final String QUEUE = "bench";
-  /** koord4j's review timer and connection counter, as its {@code /metrics} names them. */
+  /** koord4j's review timers and connection counter, as its {@code /metrics} names them. */
   private static final String ADMISSION_SECONDS = "koord4j_webhook_admission_seconds";
+  private static final String RECEIPT_SECONDS = "koord4j_webhook_review_receipt_seconds";
   private static final String CONNECTIONS_TOTAL = "koord4j_webhook_connections_total";
   /** 75 % (the chart's MaxRAMPercentage) of the manager's 1 GiB memory limit in the chart. */
   private static final String WEBHOOK_HEAP = "768m";
@@ -131,6 +132,7 @@ public final class WebhookLatencyBenchmark {
         sides.forEach(side -> results.put(side.name(), LoadResult.NONE));
         HistogramIncrease atServer = new HistogramIncrease(HistogramIncrease.API_SERVER_WEBHOOKS, "name");
         HistogramIncrease handler = new HistogramIncrease(ADMISSION_SECONDS, "path");
+        HistogramIncrease receipt = new HistogramIncrease(RECEIPT_SECONDS, "path");
         double connections = 0;
         CpuTimes cpu =
             new CpuTimes(Map.of(
@@ -153,6 +155,7 @@ public final class WebhookLatencyBenchmark {
             PrometheusText webhookAfter = PrometheusText.scrape(probePort);
             atServer.add(before, PrometheusText.apiServer(client));
             handler.add(webhookBefore, webhookAfter);
+            receipt.add(webhookBefore, webhookAfter);
             connections += webhookAfter.sum(CONNECTIONS_TOTAL, sample -> true)
                 - webhookBefore.sum(CONNECTIONS_TOTAL, sample -> true);
             results.merge(side.name(), result, LoadResult::plus);
@@ -165,7 +168,7 @@ public final class WebhookLatencyBenchmark {
         BenchReport.write(
             "B6",
             markdown(
-                new Run(seconds, rate, threads, blocks, loads), results, atServer, handler,
+                new Run(seconds, rate, threads, blocks, loads), results, atServer, handler, receipt,
                 Math.round(connections), cpu, handlerAlone, held));
       } finally {
         if (webhook != null) {
@@ -260,9 +263,15 @@ public final class WebhookLatencyBenchmark {
     return job != null && Boolean.TRUE.equals(job.getSpec().getSuspend());
   }
 
+  private static String timerRow(String what, String metric, HistogramIncrease timer, String path) {
+    return String.format(Locale.ROOT, "| %s (`%s{path=\"%s\"}`) | %,d | %.2f | %.2f | %.2f | %.1f %% |",
+        what, metric, path, timer.count(path), timer.meanMillis(path), timer.quantileMillis(path, 0.5),
+        timer.quantileMillis(path, 0.99), 100 * timer.shareWithin(path, 5));
+  }
+
   private static String markdown(
       Run run, Map<String, LoadResult> results, HistogramIncrease atServer, HistogramIncrease handler,
-      long connections, CpuTimes cpu, JobReviewLoop.Result handlerAlone, boolean held) {
+      HistogramIncrease receipt, long connections, CpuTimes cpu, JobReviewLoop.Result handlerAlone, boolean held) {
     LoadResult none = results.get("none");
     LoadResult koord4j = results.get("koord4j");
     LoadResult kueue = results.get("Kueue");
@@ -314,13 +323,13 @@ public final class WebhookLatencyBenchmark {
     }
     lines.addAll(List.of(
         "",
-        String.format(Locale.ROOT,
-            "koord4j's handler (`%s{path=\"%s\"}`, arrival to answer; buckets at 1, 2, 5, 10, 25 ms"
-                + " and up): %,d reviews, p50 %.2f ms, p99 %.2f ms, mean %.2f ms, %.1f %% within 5 ms;"
-                + " connections the API server opened to it in the measured blocks: %d.",
-            ADMISSION_SECONDS, jobs, handler.count(jobs), handler.quantileMillis(jobs, 0.5),
-            handler.quantileMillis(jobs, 0.99), handler.meanMillis(jobs), 100 * handler.shareWithin(jobs, 5),
-            connections),
+        "koord4j's server per review (buckets at 1, 2, 5, 10, 25 ms and up); connections the API server"
+            + " opened to it in the measured blocks: " + connections + ".",
+        "",
+        "| | reviews | mean (ms) | p50 (ms) | p99 (ms) | within 5 ms |",
+        "|---|---:|---:|---:|---:|---:|",
+        timerRow("the review's last byte to its answer", ADMISSION_SECONDS, handler, jobs),
+        timerRow("the review's headers to its last byte (sent by the API server)", RECEIPT_SECONDS, receipt, jobs),
         "",
         String.format(Locale.ROOT,
             "koord4j's job handler alone (`AdmissionEndpoint.reply` in the benchmark's JVM before the"

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.Store;
 import io.koord4j.api.gang.PodGroup;
+import io.koord4j.webhook.admission.WouldBlock;
 import io.koord4j.webhook.admission.pod.GangLookup;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -31,6 +32,7 @@ record CachedGangs(Store<PodGroup> cache, KubernetesClient client) implements Ga
   }
 
   private PodGroup readFromServer(String namespace, String podGroup) {
+    WouldBlock.unlessBlockingAllowed();
     try {
       return client.resources(PodGroup.class).inNamespace(namespace).withName(podGroup).get();
     } catch (KubernetesClientException e) {

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.Indexer;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.webhook.admission.QueueLookup;
+import io.koord4j.webhook.admission.WouldBlock;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -43,6 +44,7 @@ record CachedQueues(Indexer<Queue> cache, KubernetesClient client) implements Qu
   }
 
   private boolean existsOnServer(String queue) {
+    WouldBlock.unlessBlockingAllowed();
     try {
       return !client.resources(Queue.class).inAnyNamespace().withField("metadata.name", queue)
           .list().getItems().isEmpty();

@@ -3,6 +3,7 @@ package io.koord4j.webhook.cache;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.cache.Store;
 import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.webhook.admission.WouldBlock;
 import io.koord4j.webhook.admission.quota.QuotaLookup;
 import java.util.Collection;
 
@@ -18,6 +19,7 @@ record CachedQuotas(Store<ElasticQuota> cache, KubernetesClient client) implemen
 
   @Override
   public Collection<ElasticQuota> fresh() {
+    WouldBlock.unlessBlockingAllowed();
     return client.resources(ElasticQuota.class).inAnyNamespace().list().getItems();
   }
 }

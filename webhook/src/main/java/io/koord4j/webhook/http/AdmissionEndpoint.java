@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import io.koord4j.webhook.admission.AdmissionResponses;
 import io.koord4j.webhook.admission.Json;
+import io.koord4j.webhook.admission.WouldBlock;
 import java.io.IOException;
 import java.util.List;
 import java.util.function.Consumer;
@@ -18,7 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Turns a request body into a handler call and the handler's answer into a reply. Anything that
  * is not an {@code admission.k8s.io/v1} AdmissionReview with a request uid gets 400 and a message.
- * A handler that fails is answered for by its route's failure policy (see {@link #undecided}).
+ * A handler that fails is answered for by its route's failure policy (see {@link #undecided}),
+ * except for {@link WouldBlock}, which is passed on to be answered where blocking is allowed.
  */
 public final class AdmissionEndpoint {
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionEndpoint.class);
@@ -108,6 +110,8 @@ public final class AdmissionEndpoint {
         throw new IllegalStateException("the handler answered another request");
       }
       return answer;
+    } catch (WouldBlock e) {
+      throw e;
     } catch (RuntimeException e) {
       LOG.warn("admission handler failed on request {}", request.getUid(), e);
       failed.run();

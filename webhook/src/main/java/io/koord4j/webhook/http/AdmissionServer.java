@@ -5,6 +5,7 @@ import io.koord4j.probes.ContainerVertxOptions;
 import io.koord4j.probes.NativeTls;
 import io.koord4j.probes.SharedPort;
 import io.koord4j.probes.VertxFutures;
+import io.koord4j.webhook.admission.WouldBlock;
 import io.koord4j.webhook.tls.ReloadableKeyManager;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,17 +28,19 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTPS admission server. Vert.x event loops handle connections and TLS; handlers run on the
- * worker pool because a lookup they are given may block. The certificate comes from a {@link
+ * The HTTPS admission server. Vert.x event loops handle connections and TLS, and answer reviews
+ * whose handlers read only memory; a review whose lookup must ask the API server ({@link
+ * WouldBlock}) is answered on the worker pool. The certificate comes from a {@link
  * ReloadableKeyManager}, so rotation needs no restart.
  *
  * <p>Endpoints: {@code /healthz} and one POST path per handler. Bodies above {@link
- * #MAX_BODY_BYTES} are refused with 400 and never held in memory. Every review is timed per path
- * ({@link AdmissionTimers}).
+ * #MAX_BODY_BYTES} are refused with 400 and never held in memory. The receipt of every review and
+ * its answer are timed per path ({@link AdmissionTimers}).
  *
  * <p>Every review is answered within {@link #ANSWER_BOUND} of its arrival, well before the API
  * server gives up: a handler that fails or is still busy then is answered for by its route's
@@ -50,8 +53,10 @@ public final class AdmissionServer implements AutoCloseable {
   /** Stored objects are at most 1.5 MiB; a review carries at most two (update: old and new). */
   public static final int MAX_BODY_BYTES = 3 * 1024 * 1024;
   public static final String HEALTH_PATH = "/healthz";
-  /** The per-path review timer, {@code koord4j_webhook_admission_seconds} in Prometheus. */
+  /** The per-path answer timer, {@code koord4j_webhook_admission_seconds} in Prometheus. */
   public static final String ADMISSION_TIMER = "koord4j.webhook.admission";
+  /** The per-path timer of receiving a review, {@code koord4j_webhook_review_receipt_seconds}. */
+  public static final String RECEIPT_TIMER = "koord4j.webhook.review.receipt";
   private static final String TEXT = "text/plain; charset=utf-8";
   /** Half the API server's timeout of the registered webhooks. */
   public static final Duration ANSWER_BOUND = Duration.ofSeconds(5);
@@ -213,7 +218,7 @@ public final class AdmissionServer implements AutoCloseable {
       return;
     }
     Timer.Sample arrival = Timer.start();
-    Timer timer = timers.forPath(request.path());
+    AdmissionTimers.PathTimers timed = timers.forPath(request.path());
     underWay.incrementAndGet();
     request.response().endHandler(done -> underWay.decrementAndGet());
     request.response().closeHandler(closed -> {
@@ -236,21 +241,40 @@ public final class AdmissionServer implements AutoCloseable {
             refuseOversized(request);
             return;
           }
+          arrival.stop(timed.receipt());
+          Timer.Sample received = Timer.start();
           answer(request.path(), route, body.getBytes())
               .onComplete(
                   reply -> {
                     send(request, reply.result());
-                    arrival.stop(timer);
+                    received.stop(timed.answer());
                   });
         });
     request.exceptionHandler(e -> LOG.debug("request failed", e));
   }
 
   /**
-   * The handler's reply, or, if it has none within the answer bound, the route's undecided
-   * answer. Both complete on the event loop, so the first one wins.
+   * The handler's reply, at once on the event loop when the handler reads only memory, else from a
+   * worker thread ({@link #answerBlocking}).
    */
   private Future<HttpReply> answer(String path, AdmissionRoute route, byte[] body) {
+    try {
+      return Future.succeededFuture(reply(path, route, body, request -> {}));
+    } catch (WouldBlock e) {
+      return answerBlocking(path, route, body);
+    }
+  }
+
+  private HttpReply reply(
+      String path, AdmissionRoute route, byte[] body, Consumer<AdmissionRequest> received) {
+    return AdmissionEndpoint.reply(route, body, received, () -> count(path, "exception"));
+  }
+
+  /**
+   * The handler's reply from a worker thread, or, if it has none within the answer bound, the
+   * route's undecided answer. Both complete on the event loop, so the first one wins.
+   */
+  private Future<HttpReply> answerBlocking(String path, AdmissionRoute route, byte[] body) {
     Promise<HttpReply> answer = Promise.promise();
     AtomicReference<AdmissionRequest> received = new AtomicReference<>();
     long deadline =
@@ -264,7 +288,7 @@ public final class AdmissionServer implements AutoCloseable {
             });
     vertx
         .executeBlocking(
-            () -> AdmissionEndpoint.reply(route, body, received::set, () -> count(path, "exception")),
+            () -> reply(path, route, body, received::set),
             false)
         .onComplete(
             result -> {

@@ -9,9 +9,11 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * One timer per admission path, {@code koord4j_webhook_admission_seconds{path=...}} in
- * Prometheus: from a review's arrival to its answer, worker-pool wait included, which is what the
- * API server waits for. A few fixed buckets around the API server's 10 s webhook timeout keep it
+ * Two timers per admission path. {@code koord4j_webhook_admission_seconds{path=...}} in
+ * Prometheus: from a review's last byte to its answer, worker-pool wait included, the time the
+ * webhook takes. {@code koord4j_webhook_review_receipt_seconds{path=...}}: from the review's
+ * headers to its last byte, the time the API server (and the connection) take to send it; the API
+ * server waits for both. A few fixed buckets around the API server's 10 s webhook timeout keep them
  * cheap; a registry that wants percentiles can add them with a meter filter.
  */
 final class AdmissionTimers {
@@ -22,22 +24,32 @@ final class AdmissionTimers {
     Duration.ofSeconds(10)
   };
 
-  private final Map<String, Timer> timers;
+  /** A path's receipt and answer timers. */
+  record PathTimers(Timer receipt, Timer answer) {}
+
+  private final Map<String, PathTimers> timers;
 
   AdmissionTimers(MeterRegistry registry, Set<String> paths) {
     this.timers =
         paths.stream()
             .collect(
-                Collectors.toUnmodifiableMap(Function.identity(), path -> timer(registry, path)));
+                Collectors.toUnmodifiableMap(
+                    Function.identity(),
+                    path ->
+                        new PathTimers(
+                            timer(registry, AdmissionServer.RECEIPT_TIMER, path,
+                                "Time from an admission review's headers to its last byte"),
+                            timer(registry, AdmissionServer.ADMISSION_TIMER, path,
+                                "Time from an admission review's last byte to its answer"))));
   }
 
-  Timer forPath(String path) {
+  PathTimers forPath(String path) {
     return timers.get(path);
   }
 
-  private static Timer timer(MeterRegistry registry, String path) {
-    return Timer.builder(AdmissionServer.ADMISSION_TIMER)
-        .description("Time from an admission review's arrival to its answer")
+  private static Timer timer(MeterRegistry registry, String name, String path, String description) {
+    return Timer.builder(name)
+        .description(description)
         .tag("path", path)
         .serviceLevelObjectives(BUCKETS)
         .register(registry);

@@ -8,6 +8,7 @@ import io.koord4j.webhook.admission.AdmissionHandler;
 import io.koord4j.webhook.admission.AdmissionResponses;
 import io.koord4j.webhook.admission.Json;
 import io.koord4j.webhook.admission.Reviews;
+import io.koord4j.webhook.admission.WouldBlock;
 import io.koord4j.webhook.tls.CertificateAuthority;
 import io.koord4j.webhook.tls.ReloadableKeyManager;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -44,6 +45,7 @@ class GracefulCloseTest {
   private final CountDownLatch handlerEntered = new CountDownLatch(1);
   private final CountDownLatch handlerReleased = new CountDownLatch(1);
   private final AdmissionHandler slow = review -> {
+    WouldBlock.unlessBlockingAllowed();
     handlerEntered.countDown();
     try {
       handlerReleased.await(10, TimeUnit.SECONDS);
