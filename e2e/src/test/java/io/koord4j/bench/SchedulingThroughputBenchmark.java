@@ -10,12 +10,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Benchmark B4: how fast kube-scheduler (default profile) and koord-scheduler (default profile,
@@ -39,8 +42,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * </ol>
  *
  * Then the scheduler stops and the block's pods are deleted. The blocks run for every node count
- * of {@code bench.b4.nodes}, smallest first, the pool growing between sizes. System properties:
- * {@code bench.b4.nodes} (comma-separated, 1,000 and 5,000), {@code bench.b4.pods} (10,000),
+ * of {@code bench.b4.nodes}, smallest first, the pool growing between sizes. At each size the three
+ * blocks run {@code bench.b4.rounds} times, each round starting with the next side, so that no side
+ * always runs first on freshly grown nodes; the report gives each round and their means. System
+ * properties: {@code bench.b4.nodes} (comma-separated, 1,000 and 5,000), {@code bench.b4.rounds}
+ * (1), {@code bench.b4.pods} (10,000),
  * {@code bench.b4.latencyPods} (1,000), {@code bench.b4.latencyRate} (50/s), {@code
  * bench.b4.createRate} (offered, 1,000/s), {@code bench.b4.threads} (32), {@code
  * bench.b4.koordJvmOptions} (space-separated, for koord-scheduler's JVM, e.g. a flight recording;
@@ -83,8 +89,32 @@ public final class SchedulingThroughputBenchmark {
     }
   }
 
-  /** The three blocks run on one pool size. */
-  record Size(int nodes, Block kube, Block koord, Block ceiling) {}
+  /** The three blocks of one round, and the side that ran first. */
+  record Round(Block kube, Block koord, Block ceiling, String first) {
+    double koordPerKube() {
+      return koord.podsPerSecond() / kube.podsPerSecond();
+    }
+
+    double koordPerCeiling() {
+      return koord.podsPerSecond() / ceiling.podsPerSecond();
+    }
+  }
+
+  /** The rounds run on one pool size, and each side's figures over them. */
+  record Size(int nodes, List<Round> rounds) {
+    /** A figure of one side, averaged over the rounds. */
+    double mean(Function<Round, Block> side, ToDoubleFunction<Block> figure) {
+      return rounds.stream().map(side).mapToDouble(figure).average().orElse(Double.NaN);
+    }
+
+    /** Every round's calls of one side's phase as one result, e.g. all steady pods' latencies. */
+    LoadResult pooled(Function<Round, Block> side, Function<Block, LoadResult> result) {
+      return rounds.stream().map(side).map(result).reduce(LoadResult.NONE, LoadResult::plus);
+    }
+  }
+
+  /** One of the three schedulers a round runs: its report label, name suffix and process. */
+  private record Side(String label, String suffix, SchedulerProcess.Starter starter) {}
 
   public static void main(String[] args) throws Exception {
     List<Integer> sizes =
@@ -93,6 +123,7 @@ public final class SchedulingThroughputBenchmark {
             .map(Integer::valueOf)
             .sorted()
             .toList();
+    int rounds = Integer.getInteger("bench.b4.rounds", 1);
     int pods = Integer.getInteger("bench.b4.pods", 10_000);
     int latencyPods = Integer.getInteger("bench.b4.latencyPods", 1_000);
     double latencyRate = Double.parseDouble(System.getProperty("bench.b4.latencyRate", "50"));
@@ -111,46 +142,59 @@ public final class SchedulingThroughputBenchmark {
       Arrays.stream(System.getProperty("bench.b4.koordJvmOptions", "").split(" "))
           .filter(option -> !option.isBlank())
           .forEach(koordJvmOptions::add);
-      Workload workload = new Workload(client, pool, new CreateLoad(createRate, threads), pods / createRate, pods);
+      Workload workload =
+          new Workload(client, pool, new CreateLoad(createRate, threads), pods / createRate, pods, latencyPods, latencyRate);
+      List<Side> sides =
+          List.of(
+              new Side("kube-scheduler", "kube", SchedulerProcess::kubeScheduler),
+              new Side(
+                  "koord-scheduler",
+                  "koord",
+                  name -> SchedulerProcess.koordScheduler(client, name, koordJvmOptions)),
+              new Side("binding ceiling", "ceiling", name -> SchedulerProcess.bindingCeiling(name, run)));
       List<Size> results = new ArrayList<>();
       int created = 0;
       for (int nodes : sizes) {
         log("growing pool " + run + " to " + nodes + " KWOK nodes");
         pool.grow(created, nodes, NODE_CAPACITY, Map.of(), threads);
         created = nodes;
-        String prefix = run + "-" + nodes;
-        Block kube =
-            workload.block("kube-scheduler", prefix + "-kube", SchedulerProcess::kubeScheduler, latencyPods, latencyRate);
-        Block koord =
-            workload.block(
-                "koord-scheduler",
-                prefix + "-koord",
-                name -> SchedulerProcess.koordScheduler(client, name, koordJvmOptions),
-                latencyPods,
-                latencyRate);
-        Block ceiling =
-            workload.block(
-                "binding ceiling",
-                prefix + "-ceiling",
-                name -> SchedulerProcess.bindingCeiling(name, run),
-                latencyPods,
-                latencyRate);
-        results.add(new Size(nodes, kube, koord, ceiling));
-        // Written after each size, so that a run stopped during a larger one keeps what it measured.
-        BenchReport.write(
-            "B4",
-            markdown(pods, latencyPods, latencyRate, ChartJvmOptions.of("scheduler"), results));
+        List<Round> done = new ArrayList<>();
+        for (int round = 0; round < rounds; round++) {
+          done.add(workload.round(sides, run + "-" + nodes + "-" + (round + 1), round));
+          // Written after each round, so that a run stopped later keeps what it measured.
+          List<Size> measured = new ArrayList<>(results);
+          measured.add(new Size(nodes, List.copyOf(done)));
+          BenchReport.write(
+              "B4",
+              markdown(pods, latencyPods, latencyRate, ChartJvmOptions.of("scheduler"), measured));
+        }
+        results.add(new Size(nodes, done));
       }
     }
   }
 
   /** The pods of the benchmark and how each block creates, measures and removes them. */
   private record Workload(
-      KubernetesClient client, BenchNodes pool, CreateLoad load, double createSeconds, int pods) {
+      KubernetesClient client,
+      BenchNodes pool,
+      CreateLoad load,
+      double createSeconds,
+      int pods,
+      int latencyPods,
+      double latencyRate) {
 
-    Block block(
-        String label, String name, SchedulerProcess.Starter starter, int latencyPods, double latencyRate)
-        throws Exception {
+    /** The three sides' blocks, the {@code index}-th round starting with the {@code index}-th side. */
+    Round round(List<Side> sides, String prefix, int index) throws Exception {
+      Map<String, Block> blocks = new HashMap<>();
+      for (int turn = 0; turn < sides.size(); turn++) {
+        Side side = sides.get((index + turn) % sides.size());
+        blocks.put(side.suffix(), block(side.label(), prefix + "-" + side.suffix(), side.starter()));
+      }
+      return new Round(
+          blocks.get("kube"), blocks.get("koord"), blocks.get("ceiling"), sides.get(index % sides.size()).label());
+    }
+
+    Block block(String label, String name, SchedulerProcess.Starter starter) throws Exception {
       try (BenchNamespace namespace = new BenchNamespace(client, name);
           BindTimes binds = new BindTimes(client, name)) {
         log(name + " " + label + ": creating " + pods + " pods with no scheduler serving them");
@@ -236,7 +280,9 @@ public final class SchedulingThroughputBenchmark {
                 + " (no decision: each pod bound to the next node round-robin, with koord-scheduler's"
                 + " client, binder and %d binding threads). Each starts once its %,d pods exist;"
                 + " throughput counts from its first bind to its last. Then %,d pods are created at"
-                + " %.0f/s with it running, for create-to-bound latency.",
+                + " %.0f/s with it running, for create-to-bound latency. A round runs the three blocks in"
+                + " turn, each round starting with the next side; each size's figures are the means of its"
+                + " rounds, its create-to-bound percentiles those of all its rounds' pods.",
             pods, KoordScheduler.BINDING_THREADS, pods, latencyPods, latencyRate)));
     for (Size size : sizes) {
       lines.addAll(table(size));
@@ -246,8 +292,10 @@ public final class SchedulingThroughputBenchmark {
         + " the scheduler's, not the client's. The load average is the machine's 1-minute average at the"
         + " end of each block.");
     for (Size size : sizes) {
-      for (Block b : List.of(size.kube(), size.koord(), size.ceiling())) {
-        b.creation().firstFailure().ifPresent(f -> lines.add(size.nodes() + " nodes, " + b.scheduler() + " creation failure: `" + f + "`"));
+      for (Round round : size.rounds()) {
+        for (Block b : List.of(round.kube(), round.koord(), round.ceiling())) {
+          b.creation().firstFailure().ifPresent(f -> lines.add(size.nodes() + " nodes, " + b.scheduler() + " creation failure: `" + f + "`"));
+        }
       }
     }
     lines.add("");
@@ -259,36 +307,53 @@ public final class SchedulingThroughputBenchmark {
   }
 
   private static List<String> table(Size size) {
-    Block kube = size.kube();
-    Block koord = size.koord();
-    Block ceiling = size.ceiling();
-    return List.of(
+    int rounds = size.rounds().size();
+    List<String> lines = new ArrayList<>(List.of(
         "",
-        String.format(Locale.ROOT, "## %,d nodes", size.nodes()),
+        String.format(Locale.ROOT, "## %,d nodes%s", size.nodes(), rounds == 1 ? "" : ", mean of " + rounds + " rounds"),
         "",
         "| | kube-scheduler | koord-scheduler | binding ceiling | koord / kube | koord / ceiling |",
         "|---|---:|---:|---:|---:|---:|",
-        String.format(Locale.ROOT, "| pods bound per second | %.1f | %.1f | %.1f | %.2f | %.2f |",
-            kube.podsPerSecond(), koord.podsPerSecond(), ceiling.podsPerSecond(),
-            koord.podsPerSecond() / kube.podsPerSecond(), koord.podsPerSecond() / ceiling.podsPerSecond()),
-        String.format(Locale.ROOT, "| first to last bind (s) | %.1f | %.1f | %.1f | | |",
-            kube.bindSeconds(), koord.bindSeconds(), ceiling.bindSeconds()),
-        String.format(Locale.ROOT, "| start to first bind (s) | %.1f | %.1f | %.1f | | |",
-            kube.startToFirstBindSeconds(), koord.startToFirstBindSeconds(), ceiling.startToFirstBindSeconds()),
-        latencyRow("create-to-bound p50 (ms)", size, 0.5),
-        latencyRow("create-to-bound p99 (ms)", size, 0.99),
-        String.format(Locale.ROOT, "| pod creation alone (/s, no scheduler) | %.1f | %.1f | %.1f | | |",
-            kube.creation().rate(), koord.creation().rate(), ceiling.creation().rate()),
-        String.format(Locale.ROOT, "| load average | %.1f | %.1f | %.1f | | |",
-            kube.loadAverage(), koord.loadAverage(), ceiling.loadAverage()));
+        ratioRow("pods bound per second", "%.1f", side -> size.mean(side, Block::podsPerSecond)),
+        figureRow("first to last bind (s)", "%.1f", side -> size.mean(side, Block::bindSeconds)),
+        figureRow("start to first bind (s)", "%.1f", side -> size.mean(side, Block::startToFirstBindSeconds)),
+        ratioRow("create-to-bound p50 (ms)", "%.0f", side -> size.pooled(side, Block::createToBound).percentileMillis(0.5)),
+        ratioRow("create-to-bound p99 (ms)", "%.0f", side -> size.pooled(side, Block::createToBound).percentileMillis(0.99)),
+        figureRow("pod creation alone (/s, no scheduler)", "%.1f", side -> size.pooled(side, Block::creation).rate()),
+        figureRow("load average", "%.1f", side -> size.mean(side, Block::loadAverage))));
+    if (rounds > 1) {
+      lines.addAll(List.of(
+          "",
+          "| round | first | kube-scheduler (pods/s) | koord-scheduler (pods/s) | binding ceiling (pods/s) | koord / kube | koord / ceiling | koord's start to first bind (s) |",
+          "|---:|---|---:|---:|---:|---:|---:|---:|"));
+      for (int i = 0; i < rounds; i++) {
+        Round round = size.rounds().get(i);
+        lines.add(String.format(Locale.ROOT, "| %d | %s | %.1f | %.1f | %.1f | %.2f | %.2f | %.1f |",
+            i + 1, round.first(), round.kube().podsPerSecond(), round.koord().podsPerSecond(),
+            round.ceiling().podsPerSecond(), round.koordPerKube(), round.koordPerCeiling(),
+            round.koord().startToFirstBindSeconds()));
+      }
+    }
+    return lines;
   }
 
-  private static String latencyRow(String name, Size size, double quantile) {
-    double kube = size.kube().createToBound().percentileMillis(quantile);
-    double koord = size.koord().createToBound().percentileMillis(quantile);
-    double ceiling = size.ceiling().createToBound().percentileMillis(quantile);
-    return String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.2f | %.2f |",
-        name, kube, koord, ceiling, koord / kube, koord / ceiling);
+  /** A row of one figure per side, with no ratio. */
+  private static String figureRow(String name, String format, ToDoubleFunction<Function<Round, Block>> figure) {
+    return row(name, format, figure, false);
+  }
+
+  /** A row of one figure per side, with koord-scheduler's against the other two. */
+  private static String ratioRow(String name, String format, ToDoubleFunction<Function<Round, Block>> figure) {
+    return row(name, format, figure, true);
+  }
+
+  private static String row(
+      String name, String format, ToDoubleFunction<Function<Round, Block>> figure, boolean ratios) {
+    double kube = figure.applyAsDouble(Round::kube);
+    double koord = figure.applyAsDouble(Round::koord);
+    double ceiling = figure.applyAsDouble(Round::ceiling);
+    String cells = String.format(Locale.ROOT, "| %s |" + (" " + format + " |").repeat(3), name, kube, koord, ceiling);
+    return cells + (ratios ? String.format(Locale.ROOT, " %.2f | %.2f |", koord / kube, koord / ceiling) : " | |");
   }
 
   private static void log(String message) {
