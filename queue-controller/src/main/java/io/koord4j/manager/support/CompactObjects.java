@@ -115,9 +115,12 @@ final class CompactObjects {
   }
 
   /**
-   * A map's values compacted; a map as read from JSON comes back in a table sized to its entries
-   * (a LinkedHashMap starts with 16 slots however few it holds), in the same order. A map of one
-   * entry, such as most labels and resource requests, becomes a singleton map: a third of the size.
+   * A map's keys and values compacted; a map as read from JSON comes back in a table sized to its
+   * entries (a LinkedHashMap starts with 16 slots however few it holds), in the same order. A map of
+   * one entry, such as most labels and resource requests, becomes a singleton map: a third of the
+   * size. Keys are shared too: the clients read JSON names without Jackson's table of names (see
+   * {@link io.koord4j.api.ClientSerialization}), so every label, annotation and resource name
+   * arrives as a String of its own.
    */
   @SuppressWarnings("unchecked")
   private static Map<?, ?> compactValues(Map<?, ?> map) {
@@ -126,10 +129,10 @@ final class CompactObjects {
     }
     if (map.size() == 1) {
       Map.Entry<?, ?> only = map.entrySet().iterator().next();
-      return Collections.singletonMap(only.getKey(), compacted(only.getValue()));
+      return Collections.singletonMap(compacted(only.getKey()), compacted(only.getValue()));
     }
     Map<Object, Object> sized = new LinkedHashMap<>((int) Math.ceil(map.size() / DEFAULT_LOAD_FACTOR));
-    ((Map<Object, Object>) map).forEach((key, value) -> sized.put(key, compacted(value)));
+    ((Map<Object, Object>) map).forEach((key, value) -> sized.put(compacted(key), compacted(value)));
     return sized;
   }
 

@@ -9,7 +9,9 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.koord4j.api.ClientSerialization;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitStatus;
@@ -48,6 +50,23 @@ class CompactObjectsTest {
         .as("the empty map every model object carries")
         .isSameAs(first.getMetadata().getAdditionalProperties());
     assertThat(second.getMetadata().getName()).isEqualTo("train-2");
+  }
+
+  @Test
+  void unitsReadByTheManagersClientShareTheirMapKeys() {
+    KubernetesSerialization client = ClientSerialization.withoutManagedFields();
+    QueueUnit first = client.unmarshal(Serialization.asJson(waitingUnit("train-1")), QueueUnit.class);
+    QueueUnit second = client.unmarshal(Serialization.asJson(waitingUnit("train-2")), QueueUnit.class);
+    String firstKey = onlyLabelKey(first);
+    assertThat(onlyLabelKey(second)).as("as read: a String of its own").isNotSameAs(firstKey);
+
+    CompactObjects.compact(first);
+    CompactObjects.compact(second);
+
+    assertThat(onlyLabelKey(second)).isSameAs(onlyLabelKey(first)).isEqualTo(WellKnown.QUOTA_NAME);
+    assertThat(second.getSpec().getResource().keySet())
+        .isNotEmpty()
+        .allSatisfy(key -> assertThat(key).isSameAs(key.intern()));
   }
 
   @Test
@@ -143,6 +162,10 @@ class CompactObjectsTest {
         .withMessage("waiting for quota nlp")
         .withLastTransitionTime("2026-12-03T11:00:00Z")
         .build();
+  }
+
+  private static String onlyLabelKey(QueueUnit unit) {
+    return unit.getMetadata().getLabels().keySet().iterator().next();
   }
 
   private static String image(QueueUnit unit) {
