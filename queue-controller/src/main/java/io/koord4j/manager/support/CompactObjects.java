@@ -36,11 +36,11 @@ final class CompactObjects {
 
   /**
    * Fields whose value is nearly always an object's own: interning it shares nothing and costs an
-   * entry in the JVM's String table (some 40 bytes of native memory), four per QueueUnit.
+   * entry in the JVM's String table (some 40 bytes of native memory), three per QueueUnit. Not the
+   * name: a unit's consumer reference and its Queue's list of waiting units repeat it.
    */
   private static final Set<Field> OWN_VALUES =
       Set.of(
-          field(ObjectMeta.class, "name"),
           field(ObjectMeta.class, "uid"),
           field(ObjectMeta.class, "resourceVersion"),
           field(ObjectMeta.class, "creationTimestamp"),
@@ -143,12 +143,20 @@ final class CompactObjects {
         return;
       }
       Object replacement = compacted(value);
-      if (replacement != value && !Modifier.isFinal(field.getModifiers())) {
+      if (replacement != value && isReplaceable(field)) {
         field.set(owner, replacement);
       }
     } catch (IllegalAccessException e) {
       throw new IllegalStateException("cannot compact " + field, e);
     }
+  }
+
+  /**
+   * Final fields too, but a record's: the custom resource base class computes its API version, CRD
+   * name and singular name into final fields of each object, three Strings of its own per object.
+   */
+  private static boolean isReplaceable(Field field) {
+    return !Modifier.isFinal(field.getModifiers()) || !field.getDeclaringClass().isRecord();
   }
 
   private static Field field(Class<?> type, String name) {

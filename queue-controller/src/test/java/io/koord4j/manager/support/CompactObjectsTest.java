@@ -13,6 +13,9 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.koord4j.api.ClientSerialization;
 import io.koord4j.api.WellKnown;
+import io.koord4j.api.queue.Queue;
+import io.koord4j.api.queue.QueueItemDetail;
+import io.koord4j.api.queue.QueueStatus;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitStatus;
 import io.koord4j.jobs.BatchJobAdapter;
@@ -93,11 +96,37 @@ class CompactObjectsTest {
 
     assertThat(second.getMetadata().getUid()).isEqualTo(first.getMetadata().getUid());
     assertThat(second.getMetadata().getUid()).isNotSameAs(first.getMetadata().getUid());
-    assertThat(second.getMetadata().getName()).isNotSameAs(first.getMetadata().getName());
     assertThat(second.getMetadata().getResourceVersion()).isNotSameAs(first.getMetadata().getResourceVersion());
     assertThat(second.getMetadata().getOwnerReferences().get(0).getUid())
         .isNotSameAs(first.getMetadata().getOwnerReferences().get(0).getUid());
     assertThat(second.getMetadata().getNamespace()).isSameAs(first.getMetadata().getNamespace());
+  }
+
+  @Test
+  void aUnitsNameIsSharedWithTheReferencesThatRepeatIt() {
+    QueueUnit unit = waitingUnit("train-1");
+    Queue queue = queueListing("train-1");
+
+    CompactObjects.compact(unit);
+    CompactObjects.compact(queue);
+
+    String name = unit.getMetadata().getName();
+    assertThat(unit.getSpec().getConsumerRef().getName()).isSameAs(name);
+    assertThat(queue.getStatus().getQueueItemDetails().get(QueueStatus.ACTIVE).get(0).getName()).isSameAs(name);
+  }
+
+  @Test
+  void unitsShareTheNamesOfTheirResource() {
+    QueueUnit first = waitingUnit("train-1");
+    QueueUnit second = waitingUnit("train-2");
+    assertThat(second.getCRDName()).as("as read: a String of its own").isNotSameAs(first.getCRDName());
+
+    CompactObjects.compact(first);
+    CompactObjects.compact(second);
+
+    assertThat(second.getApiVersion()).isSameAs(first.getApiVersion()).isEqualTo("scheduling.x-k8s.io/v1alpha1");
+    assertThat(second.getCRDName()).isSameAs(first.getCRDName()).isEqualTo("queueunits.scheduling.x-k8s.io");
+    assertThat(second.getSingular()).isSameAs(first.getSingular()).isEqualTo("queueunit");
   }
 
   @Test
@@ -152,6 +181,21 @@ class CompactObjectsTest {
     status.setConditions(List.of(condition("QuotaReserved")));
     unit.setStatus(status);
     return Serialization.unmarshal(Serialization.asJson(unit), QueueUnit.class);
+  }
+
+  /** A Queue as an informer gets it, listing one waiting unit. */
+  private static Queue queueListing(String unitName) {
+    QueueItemDetail item = new QueueItemDetail();
+    item.setNamespace("team-a");
+    item.setName(unitName);
+    item.setPriority(3);
+    item.setPosition(1);
+    QueueStatus status = new QueueStatus();
+    status.setQueueItemDetails(Map.of(QueueStatus.ACTIVE, List.of(item), QueueStatus.BACKOFF, List.of()));
+    Queue queue = new Queue();
+    queue.getMetadata().setName("nlp");
+    queue.setStatus(status);
+    return Serialization.unmarshal(Serialization.asJson(queue), Queue.class);
   }
 
   private static Condition condition(String type) {
