@@ -357,6 +357,7 @@ class OperatorGangIT extends InProcessManagerBase {
           .containsExactly("driver:1/1", "executor:1/0");
 
       await().atMost(WAIT).untilAsserted(() -> assertThat(labelled(cluster, "spark-role", "driver"))
+          .as(() -> "stored: " + spec(client.resource(app).get()).get("driver") + ", status " + status(app))
           .extracting(OperatorGangIT::describe)
           .singleElement().matches(pod -> pod.contains(" Running ")));
       Pod driver = labelled(cluster, "spark-role", "driver").get(0);
@@ -411,12 +412,15 @@ class OperatorGangIT extends InProcessManagerBase {
   }
 
   /** Name, node, phase and scheduling condition, for a failure to show where each pod is. */
+  /** The pod's place and phase, with the fields that decide where it may go when it has none. */
   private static String describe(Pod pod) {
     return pod.getMetadata().getName() + " on " + pod.getSpec().getNodeName() + " " + pod.getStatus().getPhase()
         + " " + pod.getStatus().getConditions().stream()
             .filter(c -> "PodScheduled".equals(c.getType()))
             .map(c -> c.getStatus() + ": " + c.getMessage())
-            .toList();
+            .toList()
+        + (isBound(pod) ? "" : " nodeSelector " + pod.getSpec().getNodeSelector() + " tolerations "
+            + pod.getSpec().getTolerations().stream().map(t -> t.getKey() + "=" + t.getValue() + ":" + t.getEffect()).toList());
   }
 
   private static boolean isBound(Pod pod) {
