@@ -39,7 +39,25 @@ public final class NativeTlsClientFactory extends VertxHttpClientFactory {
    * without their managedFields ({@link ClientSerialization}).
    */
   public static KubernetesClient client() {
+    prepareTransport();
     return client(ClientConfig.fromEnvironment(), http -> {});
+  }
+
+  /**
+   * Builds the shared vert.x and loads the native TLS library on a thread of their own, while the
+   * caller reads its configuration: together the two are most of a process's time before its first
+   * request, and a new leader lists the cluster only after that request.
+   */
+  private static void prepareTransport() {
+    Thread preparation =
+        new Thread(
+            () -> {
+              NativeTls.engine();
+              SharedVertx.build();
+            },
+            "client-transport");
+    preparation.setDaemon(true);
+    preparation.start();
   }
 
   /** As {@link #client()} on {@code config}, its HTTP client first given to {@code httpClient} (interceptors). */
@@ -120,5 +138,8 @@ public final class NativeTlsClientFactory extends VertxHttpClientFactory {
   /** The process's vert.x instance for API clients: daemon event loops, no file caching. */
   private static final class SharedVertx {
     static final Vertx INSTANCE = Vertx.vertx(ContainerVertxOptions.create().setUseDaemonThread(true));
+
+    /** Initialises this class, and so builds {@link #INSTANCE}. */
+    static void build() {}
   }
 }
