@@ -23,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -356,10 +357,15 @@ class OperatorGangIT extends InProcessManagerBase {
       assertThat(unit.getSpec().getPodSet()).extracting(p -> p.getName() + ":" + p.getCount() + "/" + p.getMinCount())
           .containsExactly("driver:1/1", "executor:1/0");
 
-      await().atMost(WAIT).untilAsserted(() -> assertThat(labelled(cluster, "spark-role", "driver"))
-          .as(() -> "stored: " + spec(client.resource(app).get()).get("driver") + ", status " + status(app))
-          .extracting(OperatorGangIT::describe)
-          .singleElement().matches(pod -> pod.contains(" Running ")));
+      try {
+        await().atMost(WAIT).untilAsserted(() -> assertThat(labelled(cluster, "spark-role", "driver"))
+            .extracting(OperatorGangIT::describe)
+            .singleElement().matches(pod -> pod.contains(" Running ")));
+      } catch (ConditionTimeoutException e) {
+        // Read once, on failure: what the operator was given and what it made of it.
+        throw new AssertionError(
+            "stored driver spec " + spec(client.resource(app).get()).get("driver") + ", status " + status(app), e);
+      }
       Pod driver = labelled(cluster, "spark-role", "driver").get(0);
       assertThat(driver.getSpec().getSchedulerName()).isEqualTo(SCHEDULER);
       assertThat(driver.getSpec().getNodeName()).isIn(nodes);
@@ -411,8 +417,10 @@ class OperatorGangIT extends InProcessManagerBase {
     return labelled(cluster, kind.podLabel, "train");
   }
 
-  /** Name, node, phase and scheduling condition, for a failure to show where each pod is. */
-  /** The pod's place and phase, with the fields that decide where it may go when it has none. */
+  /**
+   * Name, node, phase and scheduling condition, for a failure to show where each pod is; for a pod
+   * not yet bound, the node selector and tolerations that decide where it may go.
+   */
   private static String describe(Pod pod) {
     return pod.getMetadata().getName() + " on " + pod.getSpec().getNodeName() + " " + pod.getStatus().getPhase()
         + " " + pod.getStatus().getConditions().stream()
@@ -420,7 +428,9 @@ class OperatorGangIT extends InProcessManagerBase {
             .map(c -> c.getStatus() + ": " + c.getMessage())
             .toList()
         + (isBound(pod) ? "" : " nodeSelector " + pod.getSpec().getNodeSelector() + " tolerations "
-            + pod.getSpec().getTolerations().stream().map(t -> t.getKey() + "=" + t.getValue() + ":" + t.getEffect()).toList());
+            + pod.getSpec().getTolerations().stream()
+                .map(t -> t.getKey() + "=" + t.getValue() + ":" + t.getEffect())
+                .toList());
   }
 
   private static boolean isBound(Pod pod) {
