@@ -60,16 +60,17 @@ start_local_manager() {
 # The chart with the local cluster's values: the real node runs the manager and koord-scheduler
 # from images built from this checkout.
 install_with_helm() {
-  local helm=${KOORD4J_CACHE:-$HOME/.cache/koord4j/cluster}/bin/helm
+  # Global: the exit trap uses it after this function has returned.
+  HELM_BIN=$(bash "$CLUSTER" tool helm)
   say "building the images and installing koord4j with Helm"
   (cd "$ROOT" && mvn -B -q ${MVN_FLAGS:-} -pl queue-controller,scheduler-plugins -am package -DskipTests -Dexec.skip)
   bash "$CLUSTER" node up
   bash "$CLUSTER" images load --tag demo
   # The manager's port in hack/local-cluster/helm-values.yaml.
   HTTP_PORT=18090
-  "$helm" upgrade --install koord4j "$ROOT/helm/koord4j" -n koord4j-system --create-namespace \
+  "$HELM_BIN" upgrade --install koord4j "$ROOT/helm/koord4j" -n koord4j-system --create-namespace \
     -f "$ROOT/hack/local-cluster/helm-values.yaml" --set image.tag=demo --set manager.dashboard.enabled=true --wait --timeout 10m
-  uninstall() { "$helm" uninstall koord4j -n koord4j-system --wait >/dev/null || true; }
+  uninstall() { "$HELM_BIN" uninstall koord4j -n koord4j-system --wait >/dev/null || true; }
   trap uninstall EXIT
   until kubectl get lease koord4j-manager -n koord4j-system >/dev/null 2>&1; do sleep 1; done
 }

@@ -2,15 +2,29 @@
 # A real Kubernetes control plane on 127.0.0.1, built from upstream Go modules:
 # etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok (fake nodes), Kueue on demand, and one
 # real node (kubelet, containerd, runc) on demand.
-# Usage: cluster.sh build|up [--with-node]|down|status|restart <component>|logs <component>|nodes [flags]|node up|down|status|
-#        images load [--tag T]|kueue up|down|crds|jobs up|down|kubeconfig|pid <process>|kubectl <args>
+# Usage: see USAGE below, or run cluster.sh without arguments.
 set -euo pipefail
+
+USAGE="usage: cluster.sh COMMAND
+  build [all]            the control plane's binaries (all: every binary any command uses)
+  prebuild               build all in the background, at a low priority
+  tool NAME              build a tool if needed and print its path (kubectl, helm, kueue, ...)
+  up [--with-node]       start the control plane (and the real node)
+  down | status          stop everything and remove its state | what runs
+  restart COMPONENT      restart etcd, kube-apiserver, kube-scheduler or kube-controller-manager
+  logs COMPONENT         a component's log
+  nodes [--count N --cpu C --memory M --gpus G --gpu-model X --prefix P --pods N]   KWOK nodes
+  node build|up|down|status          the real node
+  images load [--tag T]  koord4j's images from this checkout's jars, into the real node
+  kueue up|down|crds     Kueue (or its CRDs alone)
+  jobs crds|up|down      the job kinds' CRDs (up: and their operators)
+  kubeconfig | pid PROCESS | kubectl ARGS..."
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 K8S_VERSION=${K8S_VERSION:-1.35.4}
 ETCD_VERSION=3.6.16
 KWOK_VERSION=0.8.0
-HELM_VERSION=3.22.0
+HELM_VERSION=3.21.4
 KUEUE_VERSION=0.17.0
 # Job kinds koord4j queues: where their upstream CRDs come from (the module proxy lists none of
 # these modules' versions, but serves these pinned ones). All their operators run here.
@@ -70,18 +84,47 @@ kubectl() { "$BIN/kubectl" --kubeconfig "$KUBECONFIG_FILE" "$@"; }
 
 # ---------------------------------------------------------------- build
 
-# Builds one binary unless the versioned cache already has it: build_one <name> <version> <command...>
+# Builds a set of binaries unless the cache holds every one of them, built from the same inputs:
+# build_one <set> <version> <wrapper folder or ""> "<binaries>" <command...>. The stamp of a set
+# is the hash of what the binaries are made from: the version, the wrapper module's go.mod and
+# go.sum, the Go release, the build settings and the command's own text (its flags). A lock per
+# set makes a second caller wait for the first one's build instead of building it again beside it.
 build_one() {
-  local name=$1 version=$2; shift 2
-  local stamp=$BIN/.$name-$version
-  if [[ -x $BIN/$name && -f $stamp ]]; then
-    return 0
+  local name=$1 version=$2 wrapper=$3 binaries=$4; shift 4
+  local stamp=$BIN/.$name.stamp key lock start
+  key=$(build_key "$version" "$wrapper" "$@")
+  is_built "$stamp" "$key" $binaries && return 0
+  mkdir -p "$BIN"
+  exec {lock}>"$BIN/.$name.lock"
+  flock "$lock"
+  if ! is_built "$stamp" "$key" $binaries; then
+    log "building $name $version ..."
+    start=$SECONDS
+    "$@"
+    echo "$key" >"$stamp"
+    log "built $name $version in $((SECONDS - start)) s"
+    printf '%s\t%s\t%s\t%d\n' "$(date -u +%FT%TZ)" "$name" "$version" "$((SECONDS - start))" >>"$CACHE/build-times.tsv"
   fi
-  log "building $name $version ..."
-  local start=$SECONDS
-  "$@"
-  touch "$stamp"
-  log "built $name $version in $((SECONDS - start)) s"
+  exec {lock}>&-
+}
+
+build_key() {
+  local version=$1 wrapper=$2; shift 2
+  {
+    echo "$version"
+    go env GOVERSION
+    echo "CGO_ENABLED=$CGO_ENABLED GOFLAGS=$GOFLAGS"
+    echo "$*"
+    declare -f "$1" version_ldflags 2>/dev/null || true
+    [[ -n $wrapper ]] && cat "$HERE/$wrapper/go.mod" "$HERE/$wrapper/go.sum"
+  } | sha256sum | cut -c1-32
+}
+
+# is_built <stamp> <key> <binaries...>: the stamp matches and every binary of the set is there.
+is_built() {
+  local stamp=$1 key=$2 binary; shift 2
+  [[ -f $stamp && $(<"$stamp") == "$key" ]] || return 1
+  for binary; do [[ -x $BIN/$binary ]] || return 1; done
 }
 
 version_ldflags() {
@@ -97,7 +140,6 @@ build_kubernetes() {
   (cd "$HERE/kubernetes" && go build -ldflags "$(version_ldflags)" -o "$BIN/" \
     k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager \
     k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl)
-  for b in kube-apiserver kube-controller-manager kube-scheduler; do touch "$BIN/.$b-$K8S_VERSION"; done
 }
 
 build_etcd() { (cd "$HERE/etcd" && go build -ldflags "-s -w" -o "$BIN/etcd" go.etcd.io/etcd/server/v3); }
@@ -106,15 +148,47 @@ build_etcd() { (cd "$HERE/etcd" && go build -ldflags "-s -w" -o "$BIN/etcd" go.e
 build_tool() { (cd "$HERE/$1" && go build -ldflags "-s -w" -o "$BIN/$3" "$2"); }
 go_install() { GOBIN=$BIN go install -ldflags "-s -w" "$1"; }
 
+# What the control plane runs; everything else is built by the first command that uses it.
+build_control_plane() {
+  build_one kubernetes "$K8S_VERSION" kubernetes "kube-apiserver kube-controller-manager kube-scheduler kubectl" \
+    build_kubernetes
+  build_one etcd "$ETCD_VERSION" etcd etcd build_etcd
+  build_one kwok "$KWOK_VERSION" "" kwok go_install "sigs.k8s.io/kwok/cmd/kwok@v$KWOK_VERSION"
+}
+
+build_helm() { build_one helm "$HELM_VERSION" "" helm go_install "helm.sh/helm/v3/cmd/helm@v$HELM_VERSION"; }
+build_kueue() { build_one kueue "$KUEUE_VERSION" "" kueue go_install "sigs.k8s.io/kueue/cmd/kueue@v$KUEUE_VERSION"; }
+
+# tool <name>: builds a tool of the cache if needed and prints its path.
+cmd_tool() {
+  case ${1:-} in
+    kube-apiserver | kube-controller-manager | kube-scheduler | kubectl | etcd | kwok) build_control_plane ;;
+    helm) build_helm ;;
+    kueue) build_kueue ;;
+    *) die "usage: cluster.sh tool kubectl|helm|kueue|kube-apiserver|kube-controller-manager|kube-scheduler|etcd|kwok" ;;
+  esac
+  echo "$BIN/$1"
+}
+
 cmd_build() {
   local start=$SECONDS
-  mkdir -p "$BIN"
-  build_one kubectl "$K8S_VERSION" build_kubernetes
-  build_one etcd "$ETCD_VERSION" build_etcd
-  build_one kwok "$KWOK_VERSION" go_install "sigs.k8s.io/kwok/cmd/kwok@v$KWOK_VERSION"
-  build_one helm "$HELM_VERSION" go_install "helm.sh/helm/v3/cmd/helm@v$HELM_VERSION"
-  build_one kueue "$KUEUE_VERSION" go_install "sigs.k8s.io/kueue/cmd/kueue@v$KUEUE_VERSION"
-  log "all binaries ready in $BIN ($((SECONDS - start)) s)"
+  build_control_plane
+  if [[ ${1:-} == all ]]; then
+    build_kueue
+    build_operators
+    build_helm
+    node_build
+  fi
+  log "binaries ready in $BIN ($((SECONDS - start)) s)"
+}
+
+# Starts `build all` in the background at a low priority, so that what later tests use is ready
+# when they come; a build already under way, here or by a caller, is waited for through its lock.
+cmd_prebuild() {
+  mkdir -p "$CACHE"
+  (close_inherited_fds; exec setsid nohup nice -n 10 flock -n "$CACHE/.prebuild.lock" bash "$HERE/cluster.sh" build all) \
+    </dev/null >>"$CACHE/prebuild.log" 2>&1 &
+  log "building the cluster's binaries in the background (log: $CACHE/prebuild.log)"
 }
 
 # Source folder of an upstream Go module in the module cache (for CRDs and stage files).
@@ -373,7 +447,7 @@ cluster_is_up() {
 
 cmd_up() {
   local start=$SECONDS
-  cmd_build
+  build_control_plane
   command -v openssl >/dev/null || die "openssl is required"
   command -v curl >/dev/null || die "curl is required"
   if cluster_is_up && is_running etcd && is_running kube-controller-manager && is_running kube-scheduler && is_running kwok; then
@@ -451,7 +525,7 @@ cmd_restart() {
     kube-apiserver) stop kube-apiserver; wait_ports_free "$APISERVER_PORT"; start_apiserver ;;
     kube-scheduler) stop kube-scheduler; wait_ports_free "$SCHEDULER_PORT"; start_scheduler ;;
     kube-controller-manager) stop kube-controller-manager; wait_ports_free "$KCM_PORT"; start_controller_manager ;;
-    *) die "usage: cluster.sh restart etcd|kube-apiserver|kube-scheduler|kube-controller-manager" ;;
+    *) die "$USAGE" ;;
   esac
   log "$1 restarted"
 }
@@ -596,6 +670,7 @@ cmd_kueue() {
       ;;
     up)
       cluster_is_up || die "the cluster is not up; run: cluster.sh up"
+      build_kueue
       local dir
       dir=$(module_dir "sigs.k8s.io/kueue@v$KUEUE_VERSION")
       kubectl create namespace kueue-system --dry-run=client -o yaml | kubectl apply -f - >/dev/null
@@ -621,7 +696,7 @@ cmd_kueue() {
       stop kueue
       log "kueue down"
       ;;
-    *) die "usage: cluster.sh kueue up|down|crds" ;;
+    *) die "$USAGE" ;;
   esac
 }
 
@@ -694,8 +769,6 @@ copy_training_operator_certs() {
 # Only TFJob and PyTorchJob: its MPIJob controller is for kubeflow.org/v1, whereas the MPI
 # Operator's v2beta1 CRD is installed; XGBoost, Paddle and JAX jobs are not queued.
 start_training_operator() {
-  build_one training-operator.v1 "$TRAINING_OPERATOR_VERSION" \
-    go_install "github.com/kubeflow/training-operator/cmd/training-operator.v1@v$TRAINING_OPERATOR_VERSION"
   training_operator_webhook_objects | kubectl apply -f - >/dev/null
   replace_unanswering training-operator "http://127.0.0.1:$TRAINING_OPERATOR_HEALTH_PORT/readyz"
   # A running operator whose Secret is empty outlived the control plane it was started against.
@@ -712,7 +785,6 @@ start_training_operator() {
 }
 
 start_ray_operator() {
-  build_one ray-operator "$KUBERAY_VERSION" go_install "github.com/ray-project/kuberay/ray-operator@v$KUBERAY_VERSION"
   replace_unanswering ray-operator "http://127.0.0.1:$RAY_OPERATOR_HEALTH_PORT/readyz"
   start ray-operator env KUBECONFIG="$KUBECONFIG_FILE" "$BIN/ray-operator" \
     --metrics-addr "127.0.0.1:$RAY_OPERATOR_METRICS_PORT" \
@@ -724,8 +796,6 @@ start_ray_operator() {
 # Without gang scheduling of its own (koord4j makes the gang) and without leader election's
 # namespace of its install (its Lease goes to kube-system).
 start_mpi_operator() {
-  build_one mpi-operator "$MPI_OPERATOR_VERSION" \
-    build_tool mpi-operator github.com/kubeflow/mpi-operator/cmd/mpi-operator mpi-operator
   replace_unanswering mpi-operator "http://127.0.0.1:$MPI_OPERATOR_HEALTH_PORT/healthz"
   start mpi-operator env KUBECONFIG="$KUBECONFIG_FILE" "$BIN/mpi-operator" \
     --lock-namespace kube-system --kube-api-qps 50 --kube-api-burst 100
@@ -753,8 +823,6 @@ EOF
 
 # One controller for workflows of every namespace, without leader election.
 start_argo_controller() {
-  build_one workflow-controller "$ARGO_WORKFLOWS_VERSION" \
-    build_tool argo-workflows github.com/argoproj/argo-workflows/v3/cmd/workflow-controller workflow-controller
   argo_controller_objects | kubectl apply -f - >/dev/null
   replace_unanswering workflow-controller "http://127.0.0.1:$ARGO_CONTROLLER_HEALTH_PORT/healthz"
   start workflow-controller env LEADER_ELECTION_DISABLE=true "$BIN/workflow-controller" \
@@ -782,8 +850,6 @@ install_spark() {
 # driver pod against the API server the service variables name; the driver creates the executors
 # once it runs, which on a KWOK node it does not.
 start_spark_operator() {
-  build_one spark-operator "$SPARK_OPERATOR_VERSION" \
-    build_tool spark-operator github.com/kubeflow/spark-operator/v2/cmd/operator spark-operator
   install_spark
   replace_unanswering spark-operator "http://127.0.0.1:$SPARK_OPERATOR_HEALTH_PORT/readyz"
   start spark-operator env KUBECONFIG="$KUBECONFIG_FILE" SPARK_HOME="$CACHE/spark-$SPARK_VERSION" \
@@ -793,22 +859,48 @@ start_spark_operator() {
   wait_healthy spark-operator "http://127.0.0.1:$SPARK_OPERATOR_HEALTH_PORT/readyz" 90
 }
 
+# Every job kind's operator, each built from its module (a wrapper module where the proxy does not
+# list the operator's own).
+build_operators() {
+  build_one ray-operator "$KUBERAY_VERSION" "" ray-operator \
+    go_install "github.com/ray-project/kuberay/ray-operator@v$KUBERAY_VERSION"
+  build_one training-operator "$TRAINING_OPERATOR_VERSION" "" training-operator.v1 \
+    go_install "github.com/kubeflow/training-operator/cmd/training-operator.v1@v$TRAINING_OPERATOR_VERSION"
+  build_one mpi-operator "$MPI_OPERATOR_VERSION" mpi-operator mpi-operator \
+    build_tool mpi-operator github.com/kubeflow/mpi-operator/cmd/mpi-operator mpi-operator
+  build_one workflow-controller "$ARGO_WORKFLOWS_VERSION" argo-workflows workflow-controller \
+    build_tool argo-workflows github.com/argoproj/argo-workflows/v3/cmd/workflow-controller workflow-controller
+  build_one spark-operator "$SPARK_OPERATOR_VERSION" spark-operator spark-operator \
+    build_tool spark-operator github.com/kubeflow/spark-operator/v2/cmd/operator spark-operator
+}
+
+# The job kinds' CRDs alone: what the manager and the webhook need to watch them.
+install_job_crds() {
+  local files file
+  files=$(job_crds)
+  for file in $files; do
+    kubectl apply --server-side --force-conflicts -f "$file" >/dev/null
+  done
+  # Only these CRDs: another one may be in the middle of being created, without conditions yet.
+  for file in $files; do
+    kubectl wait --for=condition=Established -f "$file" --timeout=60s >/dev/null
+  done
+}
+
 # KubeRay's operator, Kubeflow's training operator, the MPI Operator, Argo's workflow controller
 # and the Spark Operator run out of cluster; the pods they create are placed by the scheduler their
 # templates name (kube-scheduler by default) onto KWOK nodes, which run them.
 cmd_jobs() {
   case ${1:-} in
+    crds)
+      cluster_is_up || die "the cluster is not up; run: cluster.sh up"
+      install_job_crds
+      log "job CRDs installed (their operators not started)"
+      ;;
     up)
       cluster_is_up || die "the cluster is not up; run: cluster.sh up"
-      local files file
-      files=$(job_crds)
-      for file in $files; do
-        kubectl apply --server-side --force-conflicts -f "$file" >/dev/null
-      done
-      # Only these CRDs: another one may be in the middle of being created, without conditions yet.
-      for file in $files; do
-        kubectl wait --for=condition=Established -f "$file" --timeout=60s >/dev/null
-      done
+      build_operators
+      install_job_crds
       start_ray_operator
       start_training_operator
       start_mpi_operator
@@ -824,26 +916,43 @@ cmd_jobs() {
       stop ray-operator
       log "job operators down (job CRDs stay)"
       ;;
-    *) die "usage: cluster.sh jobs up|down" ;;
+    *) die "$USAGE" ;;
   esac
 }
 
 # ---------------------------------------------------------------- main
 
+# Commands that start or stop processes run one at a time: two callers (tests of two modules, say)
+# must not both find a component stopped and start it.
+with_state_lock() {
+  local lock
+  mkdir -p "$CACHE"
+  exec {lock}>"$CACHE/.state.lock"
+  flock "$lock"
+  "$@"
+}
+
+cmd_up_and_node() {
+  cmd_up
+  if [[ ${1:-} == --with-node || ${KOORD4J_REAL_NODE:-} == 1 ]]; then node_up; fi
+}
+
 case ${1:-} in
-  build) cmd_build ;;
-  up) cmd_up; if [[ ${2:-} == --with-node || ${KOORD4J_REAL_NODE:-} == 1 ]]; then node_up; fi ;;
-  down) cmd_down ;;
+  build) shift; cmd_build "$@" ;;
+  prebuild) cmd_prebuild ;;
+  tool) shift; cmd_tool "$@" ;;
+  up) shift; with_state_lock cmd_up_and_node "$@" ;;
+  down) with_state_lock cmd_down ;;
   status) cmd_status ;;
-  restart) shift; cmd_restart "$@" ;;
+  restart) shift; with_state_lock cmd_restart "$@" ;;
   logs) shift; cmd_logs "$@" ;;
   nodes) shift; cmd_nodes "$@" ;;
-  kueue) shift; cmd_kueue "$@" ;;
-  jobs) shift; cmd_jobs "$@" ;;
-  node) shift; cmd_node "$@" ;;
-  images) shift; cmd_images "$@" ;;
+  kueue) shift; with_state_lock cmd_kueue "$@" ;;
+  jobs) shift; with_state_lock cmd_jobs "$@" ;;
+  node) shift; with_state_lock cmd_node "$@" ;;
+  images) shift; with_state_lock cmd_images "$@" ;;
   kubeconfig) echo "$LOCAL_KUBECONFIG" ;;
   pid) is_running "${2:?pid of which process, e.g. kube-apiserver}" && pid_of "$2" ;;
   kubectl) shift; kubectl "$@" ;;
-  *) die "usage: cluster.sh build|up [--with-node]|down|status|restart <component>|logs <component>|nodes [--count N --cpu C --memory M --gpus G --gpu-model X]|node build|up|down|status|images load [--tag T]|kueue up|down|crds|jobs up|down|kubeconfig|kubectl <args>" ;;
+  *) die "$USAGE" ;;
 esac

@@ -28,7 +28,17 @@ build_kubelet() { (cd "$HERE/kubernetes" && go build -ldflags "$(version_ldflags
 build_containerd() {
   local cmd=github.com/containerd/containerd/v2/cmd
   (cd "$HERE/containerd" && go build -ldflags "-s -w" -o "$BIN/" "$cmd/containerd" "$cmd/containerd-shim-runc-v2" "$cmd/ctr")
-  touch "$BIN/.containerd-shim-runc-v2-$CONTAINERD_VERSION" "$BIN/.ctr-$CONTAINERD_VERSION"
+}
+
+# The pod network's plugins: Debian's (package containernetworking-plugins) where installed, else
+# built from their module.
+CNI_PLUGINS=(bridge loopback host-local portmap)
+DEBIAN_CNI=/usr/lib/cni
+
+cni_bin_dir() {
+  local plugin
+  for plugin in "${CNI_PLUGINS[@]}"; do [[ -x $DEBIAN_CNI/$plugin ]] || { echo "$BIN/cni"; return; }; done
+  echo "$DEBIAN_CNI"
 }
 
 build_cni_plugins() {
@@ -39,11 +49,13 @@ build_cni_plugins() {
 }
 
 node_build() {
-  mkdir -p "$BIN"
-  build_one kubelet "$K8S_VERSION" build_kubelet
-  build_one containerd "$CONTAINERD_VERSION" build_containerd
-  build_one cni "$CNI_PLUGINS_VERSION" build_cni_plugins
   command -v runc >/dev/null || die "runc is required for the real node (Debian package runc)"
+  mkdir -p "$BIN"
+  build_one kubelet "$K8S_VERSION" kubernetes kubelet build_kubelet
+  build_one containerd "$CONTAINERD_VERSION" containerd "containerd containerd-shim-runc-v2 ctr" build_containerd
+  if [[ $(cni_bin_dir) != "$DEBIAN_CNI" ]]; then
+    build_one cni "$CNI_PLUGINS_VERSION" "" "${CNI_PLUGINS[*]/#/cni/}" build_cni_plugins
+  fi
 }
 
 node_pki() {
@@ -89,7 +101,7 @@ state = '$NODE/containerd/state'
     BinaryName = '$(command -v runc)'
     Root = '$NODE/runc'
   [plugins.'io.containerd.cri.v1.runtime'.cni]
-    bin_dirs = ['$BIN/cni']
+    bin_dirs = ['$(cni_bin_dir)']
     conf_dir = '$NODE/cni'
 [plugins.'io.containerd.grpc.v1.cri']
   stream_server_address = '127.0.0.1'
@@ -270,6 +282,6 @@ cmd_node() {
     up) node_up ;;
     down) node_down ;;
     status) node_status ;;
-    *) die "usage: cluster.sh node build|up|down|status" ;;
+    *) die "$USAGE" ;;
   esac
 }

@@ -80,6 +80,19 @@ public final class LocalCluster {
   }
 
   /**
+   * A binary of the local cluster's cache (kubectl, helm, kueue, kube-scheduler, ...), built by
+   * {@code cluster.sh tool} the first time a test asks for it.
+   */
+  public static Path tool(String name) {
+    String output = script("tool", name).strip();
+    Path binary = Path.of(output.substring(output.lastIndexOf('\n') + 1));
+    if (!Files.isExecutable(binary)) {
+      throw new IllegalStateException("cluster.sh tool " + name + " printed no executable:\n" + output);
+    }
+    return binary;
+  }
+
+  /**
    * Applies the named CRDs from {@code crds/manifests} when the cluster lacks them and waits until
    * each is established. They stay installed: other tests on the shared cluster may use them.
    */

@@ -74,7 +74,7 @@ final class SchedulerProcess implements AutoCloseable {
             "- schedulerName: " + name,
             ""));
     return new SchedulerProcess(
-        new ProcessBuilder(clusterBinary("kube-scheduler").toString(), "--config", config.toString(), "--secure-port", "0"),
+        new ProcessBuilder(LocalCluster.tool("kube-scheduler").toString(), "--config", config.toString(), "--secure-port", "0"),
         logDir().resolve(name + ".log"),
         () -> {});
   }
@@ -171,20 +171,6 @@ final class SchedulerProcess implements AutoCloseable {
 
   private static Path logDir() {
     return Path.of("target", "bench", "logs");
-  }
-
-  /** A binary that {@code hack/local-cluster/cluster.sh build} installed. */
-  private static Path clusterBinary(String name) {
-    String cache = System.getenv("KOORD4J_CACHE");
-    Path dir =
-        cache != null && !cache.isBlank()
-            ? Path.of(cache)
-            : Path.of(System.getProperty("user.home"), ".cache", "koord4j", "cluster");
-    Path binary = dir.resolve("bin").resolve(name);
-    if (!Files.isExecutable(binary)) {
-      throw new IllegalStateException(binary + " is missing; " + LocalCluster.HOW_TO_START);
-    }
-    return binary;
   }
 
   private static int freePort() throws IOException {

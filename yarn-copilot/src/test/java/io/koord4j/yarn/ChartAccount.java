@@ -77,14 +77,7 @@ final class ChartAccount implements AutoCloseable {
   }
 
   private static String helm(String... args) throws IOException, InterruptedException {
-    String cache = System.getenv("KOORD4J_CACHE");
-    Path helm = (cache == null || cache.isBlank()
-            ? Path.of(System.getProperty("user.home"), ".cache/koord4j/cluster")
-            : Path.of(cache))
-        .resolve("bin/helm");
-    if (!Files.isExecutable(helm)) {
-      throw new IllegalStateException(helm + " is missing; build it with hack/local-cluster/cluster.sh build (mvn -B verify does)");
-    }
+    Path helm = LocalCluster.tool("helm");
     Path out = Files.createTempFile("chart", ".yaml");
     try {
       Process process = new ProcessBuilder(concat(helm.toString(), args))

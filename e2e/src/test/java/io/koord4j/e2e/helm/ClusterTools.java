@@ -12,7 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The helm and kubectl that {@code hack/local-cluster/cluster.sh build} puts in its cache, run
+ * The helm and kubectl of the local cluster's cache ({@code hack/local-cluster/cluster.sh tool}), run
  * against the local cluster's kubeconfig.
  */
 final class ClusterTools {
@@ -33,14 +33,14 @@ final class ClusterTools {
   }
 
   static Result helm(String... args) {
-    return run(null, binary("helm"), args);
+    return run(null, LocalCluster.tool("helm"), args);
   }
 
   /** kubectl with the given standard input, e.g. the output of {@code helm template}. */
   static Result kubectl(String stdin, String... args) {
     List<String> withConfig = new ArrayList<>(List.of("--kubeconfig", LocalCluster.kubeconfig().toString()));
     withConfig.addAll(List.of(args));
-    return run(stdin, binary("kubectl"), withConfig.toArray(String[]::new));
+    return run(stdin, LocalCluster.tool("kubectl"), withConfig.toArray(String[]::new));
   }
 
   /** The chart's folder in this checkout. */
@@ -51,21 +51,6 @@ final class ClusterTools {
   /** The values of the local cluster (hostNetwork, its API server, its ports). */
   static String localClusterValues() {
     return LocalCluster.repoRoot().resolve("hack/local-cluster/helm-values.yaml").toString();
-  }
-
-  private static Path binary(String name) {
-    String cache = System.getenv("KOORD4J_CACHE");
-    Path bin =
-        (cache == null || cache.isBlank()
-                ? Path.of(System.getProperty("user.home"), ".cache/koord4j/cluster")
-                : Path.of(cache))
-            .resolve("bin")
-            .resolve(name);
-    if (!Files.isExecutable(bin)) {
-      throw new IllegalStateException(
-          bin + " is missing; build it with hack/local-cluster/cluster.sh build (mvn -B verify does)");
-    }
-    return bin;
   }
 
   private static Result run(String stdin, Path binary, String... args) {

@@ -17,6 +17,7 @@ import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitPhase;
 import io.koord4j.manager.it.InProcessManager;
 import io.koord4j.testing.LocalCluster;
+import io.koord4j.testing.Soak;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -48,7 +49,8 @@ class HelmUpgradeIT {
   private static final int NODES = 2;
   private static final String OLD_TAG = "helm-upgrade-a";
   private static final String NEW_TAG = "helm-upgrade-b";
-  private static final int JOBS = 200;
+  /** Enough for jobs before, during and after the rollout; 200 under -Psoak. */
+  private static final int JOBS = Soak.size(60, 200);
   /** Jobs created before the upgrade starts; the others are created while it rolls and after. */
   private static final int BEFORE_UPGRADE = 20;
   /** The last jobs wait for the rollout to end, so that some are created after the handover. */

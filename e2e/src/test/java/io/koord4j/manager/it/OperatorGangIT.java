@@ -17,6 +17,7 @@ import io.koord4j.api.gang.PodGroup;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitPhase;
 import io.koord4j.scheduler.KoordScheduler;
+import io.koord4j.testing.LocalCluster;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -230,7 +231,8 @@ class OperatorGangIT extends InProcessManagerBase {
   }
 
   @BeforeAll
-  static void startScheduler() {
+  static void startOperatorsAndScheduler() {
+    LocalCluster.script("jobs", "up");
     scheduler = TestSchedulers.start(client, SCHEDULER);
   }
 

@@ -21,8 +21,9 @@ public final class InProcessManager {
   static synchronized void ensureRunning() throws InterruptedException {
     if (manager == null) {
       ensureNodes();
-      // The manager watches only kinds the cluster serves when it starts.
-      LocalCluster.script("jobs", "up");
+      // The manager watches only kinds the cluster serves when it starts; their operators are
+      // started by the tests that run them.
+      LocalCluster.script("jobs", "crds");
       // Queues may name Kueue AdmissionChecks, which the manager reads only if their kind is served.
       LocalCluster.script("kueue", "crds");
       client = LocalCluster.client();

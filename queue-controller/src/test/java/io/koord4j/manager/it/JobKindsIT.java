@@ -15,10 +15,12 @@ import io.koord4j.api.kueue.PodSet;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitPhase;
 import io.koord4j.testing.Conflicts;
+import io.koord4j.testing.LocalCluster;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -31,6 +33,11 @@ import org.junit.jupiter.params.provider.EnumSource;
  * its operator writes when it succeeds.
  */
 class JobKindsIT extends InProcessManagerBase {
+
+  @BeforeAll
+  static void startOperators() {
+    LocalCluster.script("jobs", "up");
+  }
   private static final Duration WAIT = Duration.ofSeconds(60);
   private static final Duration PUBLISHED = Duration.ofSeconds(5);
   /**

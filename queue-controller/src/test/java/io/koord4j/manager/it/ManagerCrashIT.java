@@ -12,6 +12,7 @@ import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitPhase;
 import io.koord4j.api.queue.QueueUnitStatus;
 import io.koord4j.testing.LocalCluster;
+import io.koord4j.testing.Soak;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -26,12 +27,12 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The manager killed with SIGKILL in the middle of 200 submissions to three leaf quotas that
- * together run 12 of them at a time, and replaced by a new process: every job still runs to
+ * The manager killed with SIGKILL in the middle of 60 submissions (200 under -Psoak) to three leaf
+ * quotas that together run 12 of them at a time, and replaced by a new process: every job still runs to
  * completion, each is resumed exactly once, and no quota's admitted usage ever exceeds its max.
  */
 class ManagerCrashIT {
-  private static final int JOBS = 200;
+  private static final int JOBS = Soak.size(60, 200);
   private static final Duration LEASE = Duration.ofSeconds(6);
 
   @Test

@@ -37,7 +37,7 @@ class ExtenderIT extends GpuPlacementContract {
     String kubeconfig = LocalCluster.kubeconfig().toString();
     Process process =
         new ProcessBuilder(
-                kubeScheduler().toString(),
+                LocalCluster.tool("kube-scheduler").toString(),
                 "--config", config.toString(),
                 "--bind-address", "127.0.0.1",
                 "--secure-port", Integer.toString(freePort()),
@@ -116,18 +116,6 @@ class ExtenderIT extends GpuPlacementContract {
         "  nodeCacheCapable: true",
         "  httpTimeout: 60s",
         "");
-  }
-
-  /** The kube-scheduler that {@code cluster.sh build} built. */
-  private static Path kubeScheduler() {
-    String cache = System.getenv("KOORD4J_CACHE");
-    Path bin =
-        Path.of(cache != null ? cache : System.getProperty("user.home") + "/.cache/koord4j/cluster")
-            .resolve("bin/kube-scheduler");
-    if (!Files.isExecutable(bin)) {
-      throw new IllegalStateException(bin + " is missing; " + LocalCluster.HOW_TO_START);
-    }
-    return bin;
   }
 
   private static int freePort() throws IOException {
