@@ -22,7 +22,7 @@ public final class CgroupFiles {
   }
 
   private Path dir(String controller, String relative) {
-    return hierarchies.computeIfAbsent(controller, c -> layout.dir(c, "")).resolve(relative);
+    return CgroupNames.under(hierarchies.computeIfAbsent(controller, c -> layout.dir(c, "")), relative);
   }
 
   public CgroupLayout layout() {

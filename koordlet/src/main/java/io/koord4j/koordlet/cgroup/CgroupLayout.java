@@ -11,6 +11,10 @@ import java.nio.file.Path;
  *     kubepods.slice} (systemd), deeper when the kubelet runs with a {@code --cgroup-root}
  */
 public record CgroupLayout(Path root, CgroupVersion version, CgroupDriver driver, String kubepods) {
+  /** Refuses a kubepods cgroup that is absolute or climbs out of the root. */
+  public CgroupLayout {
+    CgroupNames.kubepods(kubepods);
+  }
 
   /** The unified hierarchy carries {@code cgroup.controllers} at its root; v1 does not. */
   public static CgroupLayout detect(Path root, CgroupDriver driver, String kubepods) {
@@ -33,40 +37,44 @@ public record CgroupLayout(Path root, CgroupVersion version, CgroupDriver driver
     };
   }
 
-  /** The directory of a pod, relative to a hierarchy root. */
+  /**
+   * The directory of a pod, relative to a hierarchy root.
+   *
+   * @throws IllegalArgumentException naming {@code metadata.uid} when the UID is not a UUID
+   */
   public String podDir(KubeQos qos, String podUid) {
+    String uid = CgroupNames.podUid(podUid);
     if (driver == CgroupDriver.CGROUPFS) {
-      return qosDir(qos) + "/pod" + podUid;
+      return qosDir(qos) + "/pod" + uid;
     }
     String qosPrefix = qos == KubeQos.GUARANTEED ? slicePrefix() : slicePrefix() + "-" + qosName(qos);
-    return qosDir(qos) + "/" + qosPrefix + "-pod" + podUid.replace('-', '_') + ".slice";
+    return qosDir(qos) + "/" + qosPrefix + "-pod" + uid.replace('-', '_') + ".slice";
   }
 
   /**
    * The directory of a container, relative to a hierarchy root.
    *
    * @param containerId as in {@code status.containerStatuses[].containerID}: {@code
-   *     containerd://abc}, {@code cri-o://abc} or {@code docker://abc}
+   *     containerd://<hex>}, {@code cri-o://<hex>} or {@code docker://<hex>}
+   * @throws IllegalArgumentException naming {@code containerID} when it has another form
    */
   public String containerDir(String podDir, String containerId) {
-    int separator = containerId.indexOf("://");
-    String runtime = separator < 0 ? "containerd" : containerId.substring(0, separator);
-    String id = separator < 0 ? containerId : containerId.substring(separator + 3);
+    CgroupNames.ContainerId parsed = CgroupNames.containerId(containerId);
     if (driver == CgroupDriver.CGROUPFS) {
-      return podDir + "/" + id;
+      return podDir + "/" + parsed.id();
     }
     String scopePrefix =
-        switch (runtime) {
+        switch (parsed.runtime()) {
           case "docker" -> "docker-";
           case "cri-o" -> "crio-";
           default -> "cri-containerd-";
         };
-    return podDir + "/" + scopePrefix + id + ".scope";
+    return podDir + "/" + scopePrefix + parsed.id() + ".scope";
   }
 
   /** The absolute directory of a relative cgroup for one controller (v1) or the unified tree (v2). */
   public Path dir(String controller, String relative) {
-    return version == CgroupVersion.V2 ? root.resolve(relative) : v1Hierarchy(controller).resolve(relative);
+    return CgroupNames.under(version == CgroupVersion.V2 ? root : v1Hierarchy(controller), relative);
   }
 
   /** cpu and cpuacct are often co-mounted as {@code cpu,cpuacct} with single-name links beside it. */

@@ -78,7 +78,10 @@ public final class UsageCollector {
 
   private void collectPod(PodRef pod, Instant now) {
     UsageSeries known = pods.get(pod.uid());
-    String dir = known != null ? known.dir : cgroups.layout().podDir(pod.kubeQos(), pod.uid());
+    String dir = known != null ? known.dir : podDir(pod);
+    if (dir == null) {
+      return;
+    }
     try {
       long cpuNanos = cgroups.cpuUsageNanos(dir);
       UsageSeries series = known != null ? known : new UsageSeries(podCapacity, dir);
@@ -94,6 +97,16 @@ public final class UsageCollector {
       }
     } catch (IllegalArgumentException e) {
       LOG.debug("pod {}/{}: cgroup {} unreadable: {}", pod.namespace(), pod.name(), dir, e.getMessage());
+    }
+  }
+
+  /** The pod's cgroup, null when its UID cannot name one: that pod goes unmeasured, the others do not. */
+  private String podDir(PodRef pod) {
+    try {
+      return cgroups.layout().podDir(pod.kubeQos(), pod.uid());
+    } catch (IllegalArgumentException e) {
+      LOG.warn("pod {}/{}: not measured: {}", pod.namespace(), pod.name(), e.getMessage());
+      return null;
     }
   }
 

@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.koord4j.colocation.QosClass;
 import io.koord4j.koordlet.cgroup.CgroupFiles;
-import io.koord4j.koordlet.cgroup.CgroupLayout;
 import io.koord4j.koordlet.cgroup.KubeQos;
 import io.koord4j.koordlet.states.NodeView;
 import java.io.UncheckedIOException;
@@ -27,10 +26,10 @@ public final class BatchCgroupReconciler {
 
   private final NodeView view;
   private final CgroupFiles cgroups;
-  /** What was last written per pod UID, with the container IDs it covered. */
+  /** What was last written per pod UID, with the container cgroups it covered. */
   private final Map<String, Applied> applied = new HashMap<>();
 
-  private record Applied(BatchCgroupSettings pod, Set<String> containerIds) {}
+  private record Applied(BatchCgroupSettings pod, Set<String> containerDirs) {}
 
   public BatchCgroupReconciler(NodeView view, CgroupFiles cgroups) {
     this.view = view;
@@ -54,14 +53,13 @@ public final class BatchCgroupReconciler {
   }
 
   private void reconcile(Pod pod) {
-    CgroupLayout layout = cgroups.layout();
-    String podDir = layout.podDir(KubeQos.of(pod), pod.getMetadata().getUid());
+    String podDir = cgroups.layout().podDir(KubeQos.of(pod), pod.getMetadata().getUid());
     if (!cgroups.exists(podDir)) {
       return;
     }
     BatchCgroupSettings podSettings = BatchCgroupSettings.ofPod(pod);
-    Map<String, String> containerIds = containerIds(pod);
-    Applied wanted = new Applied(podSettings, Set.copyOf(containerIds.values()));
+    Map<String, String> containerDirs = containerDirs(pod, podDir);
+    Applied wanted = new Applied(podSettings, Set.copyOf(containerDirs.values()));
     if (wanted.equals(applied.get(pod.getMetadata().getUid()))) {
       return;
     }
@@ -69,9 +67,9 @@ public final class BatchCgroupReconciler {
     // first when it grows and last when it shrinks, containers in between.
     write(podDir, podSettings);
     for (Container container : pod.getSpec().getContainers()) {
-      String id = containerIds.get(container.getName());
-      if (id != null && cgroups.exists(layout.containerDir(podDir, id))) {
-        write(layout.containerDir(podDir, id), BatchCgroupSettings.ofContainer(container));
+      String dir = containerDirs.get(container.getName());
+      if (dir != null && cgroups.exists(dir)) {
+        write(dir, BatchCgroupSettings.ofContainer(container));
       }
     }
     write(podDir, podSettings);
@@ -85,16 +83,27 @@ public final class BatchCgroupReconciler {
     cgroups.writeMemoryLimit(dir, settings.memoryLimitBytes());
   }
 
-  /** Container name to runtime ID, for the containers that have started. */
-  private static Map<String, String> containerIds(Pod pod) {
-    Map<String, String> ids = new HashMap<>();
+  /**
+   * Container name to cgroup, for the containers that have started. Built before the first write,
+   * so that one containerID that cannot name a cgroup leaves the whole pod untouched.
+   */
+  private Map<String, String> containerDirs(Pod pod, String podDir) {
+    Map<String, String> dirs = new HashMap<>();
     if (pod.getStatus() != null && pod.getStatus().getContainerStatuses() != null) {
       for (ContainerStatus status : pod.getStatus().getContainerStatuses()) {
         if (status.getContainerID() != null && !status.getContainerID().isEmpty()) {
-          ids.put(status.getName(), status.getContainerID());
+          dirs.put(status.getName(), containerDir(podDir, status));
         }
       }
     }
-    return ids;
+    return dirs;
+  }
+
+  private String containerDir(String podDir, ContainerStatus status) {
+    try {
+      return cgroups.layout().containerDir(podDir, status.getContainerID());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("status.containerStatuses[" + status.getName() + "]." + e.getMessage(), e);
+    }
   }
 }

@@ -83,6 +83,20 @@ class CgroupFilesTest {
         .hasMessageContaining("quota period");
   }
 
+  @Test
+  void nothingIsWrittenOutsideTheCgroupRoot(@TempDir Path host) throws Exception {
+    Path root = host.resolve("sys/fs/cgroup");
+    write(root, "cgroup.controllers", "cpu memory\n");
+    write(host, "etc/cpu.max", "untouched\n");
+    CgroupFiles files = new CgroupFiles(CgroupLayout.detect(root, CgroupDriver.CGROUPFS, "kubepods"));
+
+    assertThatThrownBy(() -> files.writeCpuQuotaUs(POD + "/../../../../../etc", 1_000))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("is outside " + root);
+    assertThatThrownBy(() -> files.writeCpuQuotaUs(host.resolve("etc").toString(), 1_000)).hasMessageContaining("is outside");
+    assertThat(read(host, "etc/cpu.max")).isEqualTo("untouched");
+  }
+
   static void write(Path root, String relative, String content) throws Exception {
     Path file = root.resolve(relative);
     Files.createDirectories(file.getParent());

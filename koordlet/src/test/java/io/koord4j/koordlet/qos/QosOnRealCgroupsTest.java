@@ -124,7 +124,8 @@ class QosOnRealCgroupsTest {
     try (RealCgroups cgroups = RealCgroups.v1()) {
       CgroupLayout layout = cgroups.layout();
       String podDir = layout.podDir(KubeQos.BEST_EFFORT, BATCH);
-      String containerDir = layout.containerDir(podDir, "containerd://c0ffee");
+      String containerId = "containerd://" + "c0ffee".repeat(10) + "c0ff";
+      String containerDir = layout.containerDir(podDir, containerId);
       cgroups.mkdirs(containerDir);
       CgroupFiles files = new CgroupFiles(layout);
       View view = new View(node("4", "8Gi"), enabledSlo());
@@ -132,7 +133,7 @@ class QosOnRealCgroupsTest {
           Map.of("kubernetes.io/batch-cpu", "500", "kubernetes.io/batch-memory", "256Mi"),
           Map.of("kubernetes.io/batch-cpu", "500", "kubernetes.io/batch-memory", "256Mi"), "BE");
       pod.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder()
-          .addNewContainerStatus().withName("main").withContainerID("containerd://c0ffee").endContainerStatus().build());
+          .addNewContainerStatus().withName("main").withContainerID(containerId).endContainerStatus().build());
       view.pods.add(pod);
       Process burner = cgroups.burnCpuIn(containerDir);
 
