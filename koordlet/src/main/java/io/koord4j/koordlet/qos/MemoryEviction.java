@@ -1,6 +1,7 @@
 package io.koord4j.koordlet.qos;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.koord4j.colocation.SystemPods;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -9,7 +10,8 @@ import java.util.List;
  * Koordinator's BE memory eviction; no I/O. When node memory use reaches {@code
  * memoryEvictThresholdPercent} of capacity, BE pods are evicted until the memory they use covers
  * the way down to {@code memoryEvictLowerPercent} (default: threshold − 2): lowest priority first,
- * then the largest user first.
+ * then the largest user first. Pods that {@link SystemPods#isEvictionProtected} are never victims,
+ * whatever the caller passes.
  */
 public final class MemoryEviction {
   private MemoryEviction() {}
@@ -28,7 +30,7 @@ public final class MemoryEviction {
   }
 
   public static Decision decide(
-      long capacityBytes, long usedBytes, long thresholdPercent, Long lowerPercent, List<Candidate> bePods) {
+      long capacityBytes, long usedBytes, long thresholdPercent, Long lowerPercent, List<Candidate> candidates) {
     if (thresholdPercent < 0 || thresholdPercent > 100) {
       throw new IllegalArgumentException(
           "resourceUsedThresholdWithBE.memoryEvictThresholdPercent must be within 0..100, not " + thresholdPercent);
@@ -44,7 +46,8 @@ public final class MemoryEviction {
       return new Decision(usagePercent, thresholdPercent, lower, 0, List.of());
     }
     long needRelease = capacityBytes * (usagePercent - lower) / 100;
-    List<Candidate> ordered = new ArrayList<>(bePods);
+    List<Candidate> ordered = new ArrayList<>(candidates);
+    ordered.removeIf(candidate -> SystemPods.isEvictionProtected(candidate.pod()));
     ordered.sort(EVICTION_ORDER);
     List<Candidate> victims = new ArrayList<>();
     long released = 0;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class MemoryEvictionTest {
@@ -44,6 +45,35 @@ class MemoryEvictionTest {
   }
 
   @Test
+  void systemPodsAreNeverVictimsButAnOrdinaryBatchPodStillIs() {
+    Map<String, Pod> protectedPods = Map.of(
+        "in kube-system", pod("dns").editMetadata().withNamespace("kube-system").endMetadata().build(),
+        "priority 2000000000", pod("critical").editSpec().withPriority(2_000_000_000).endSpec().build(),
+        "system-cluster-critical", pod("cluster").editSpec().withPriorityClassName("system-cluster-critical").endSpec().build(),
+        "system-node-critical", pod("node").editSpec().withPriorityClassName("system-node-critical").endSpec().build(),
+        "a mirror pod", pod("static").editMetadata().addToAnnotations("kubernetes.io/config.mirror", "3f1c").endMetadata().build(),
+        "DaemonSet-owned", pod("agent").editMetadata().addNewOwnerReference()
+            .withApiVersion("apps/v1").withKind("DaemonSet").withName("agent").withUid("u").endOwnerReference().endMetadata().build());
+    protectedPods.forEach((why, pod) -> {
+      // 75 % used, 7 GiB to release: the protected pod alone would cover it, yet only the batch pod goes
+      MemoryEviction.Decision decision = MemoryEviction.decide(
+          100 * GIB, 75 * GIB, 70, null, List.of(new MemoryEviction.Candidate(pod, 50 * GIB), candidate("batch", 0, GIB)));
+
+      assertThat(decision.victims()).as(why).extracting(c -> c.pod().getMetadata().getName()).containsExactly("batch");
+    });
+  }
+
+  @Test
+  void withOnlySystemPodsAboveTheThresholdNothingIsEvicted() {
+    Pod daemon = pod("agent").editMetadata().withNamespace("kube-system").endMetadata().build();
+    MemoryEviction.Decision decision =
+        MemoryEviction.decide(100 * GIB, 90 * GIB, 70, null, List.of(new MemoryEviction.Candidate(daemon, 50 * GIB)));
+
+    assertThat(decision.usagePercent()).isEqualTo(90);
+    assertThat(decision.evicts()).isFalse();
+  }
+
+  @Test
   void inconsistentThresholdsAreRejectedByName() {
     assertThatThrownBy(() -> MemoryEviction.decide(GIB, GIB, 70, 80L, List.of()))
         .hasMessageContaining("memoryEvictLowerPercent (80)")
@@ -53,8 +83,13 @@ class MemoryEvictionTest {
   }
 
   static MemoryEviction.Candidate candidate(String name, Integer priority, long memory) {
-    Pod pod = new PodBuilder().withNewMetadata().withName(name).withNamespace("d").endMetadata()
-        .withNewSpec().withPriority(priority).endSpec().build();
-    return new MemoryEviction.Candidate(pod, memory);
+    return new MemoryEviction.Candidate(pod(name).editSpec().withPriority(priority).endSpec().build(), memory);
+  }
+
+  /** A tenant's pod labelled BE, as anyone may label their pod. */
+  private static PodBuilder pod(String name) {
+    return new PodBuilder()
+        .withNewMetadata().withName(name).withNamespace("d").withLabels(Map.of("koordinator.sh/qosClass", "BE")).endMetadata()
+        .withNewSpec().endSpec();
   }
 }

@@ -1,6 +1,7 @@
 package io.koord4j.scheduler.plugins.loadaware;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.koord4j.colocation.SystemPods;
 import io.koord4j.quota.ResourceVector;
 import io.koord4j.scheduler.framework.BasePlugin;
 import io.koord4j.scheduler.framework.ClusterEvent;
@@ -27,7 +28,6 @@ public final class LoadAware extends BasePlugin implements PreFilterPlugin, Filt
 
   public static final String NAME = "LoadAwareScheduling";
   private static final CycleState.Key<ResourceVector> ESTIMATE = new CycleState.Key<>(NAME);
-  private static final String DAEMON_SET = "DaemonSet";
 
   private final LoadAwareArgs args;
   private final PodUsageEstimator estimator;
@@ -51,7 +51,7 @@ public final class LoadAware extends BasePlugin implements PreFilterPlugin, Filt
   @Override
   public Status filter(CycleState state, Pod pod, NodeInfo node) {
     Optional<NodeLoad> load = freshLoad(node.name());
-    if (load.isEmpty() || isDaemonSetPod(pod)) {
+    if (load.isEmpty() || SystemPods.isDaemonSetPod(pod)) {
       return Status.SUCCESS;
     }
     ResourceVector used = estimatedUsage(state.get(ESTIMATE), node.name(), load.get());
@@ -136,10 +136,5 @@ public final class LoadAware extends BasePlugin implements PreFilterPlugin, Filt
       return 0;
     }
     return (capacity - used) * MAX_SCORE / capacity;
-  }
-
-  private static boolean isDaemonSetPod(Pod pod) {
-    return pod.getMetadata().getOwnerReferences().stream()
-        .anyMatch(owner -> DAEMON_SET.equals(owner.getKind()));
   }
 }
