@@ -173,6 +173,8 @@ cmd_tool() {
 cmd_build() {
   local start=$SECONDS
   build_control_plane
+  # The background build: the control plane is what the first tests wait for; the rest may yield.
+  [[ ${2:-} == --rest-niced ]] && renice -n 10 -p $$ >/dev/null
   if [[ ${1:-} == all ]]; then
     build_kueue
     build_operators
@@ -182,11 +184,12 @@ cmd_build() {
   log "binaries ready in $BIN ($((SECONDS - start)) s)"
 }
 
-# Starts `build all` in the background at a low priority, so that what later tests use is ready
-# when they come; a build already under way, here or by a caller, is waited for through its lock.
+# Starts `build all` in the background, all but the control plane at a low priority, so that what
+# later tests use is ready when they come; a build already under way, here or by a caller, is
+# waited for through its lock.
 cmd_prebuild() {
   mkdir -p "$CACHE"
-  (close_inherited_fds; exec setsid nohup nice -n 10 flock -n "$CACHE/.prebuild.lock" bash "$HERE/cluster.sh" build all) \
+  (close_inherited_fds; exec setsid nohup flock -n "$CACHE/.prebuild.lock" bash "$HERE/cluster.sh" build all --rest-niced) \
     </dev/null >>"$CACHE/prebuild.log" 2>&1 &
   log "building the cluster's binaries in the background (log: $CACHE/prebuild.log)"
 }
