@@ -16,7 +16,9 @@ import io.koord4j.simulator.trace.TraceCsv;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -58,25 +60,22 @@ public final class SimulateCommand implements Runnable {
     Path nodes;
 
     @Option(names = "--tasks", required = true,
-        description = "Tasks CSV: name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,...,creation_time,deletion_time,scheduled_time")
+        description = "Tasks CSV: name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,...,creation_time,deletion_time,scheduled_time"
+            + " (replay needs creation_time; inflation reads files without time columns)")
     Path tasks;
 
     /** The nodes and tasks, read; and the time reading started, for the report. */
-    record Loaded(List<NodeSpec> nodes, List<TaskSpec> tasks, long startNanos) {
-      /** What each task asks for: what the placement policies see. */
-      List<TaskShape> shapes() {
-        return tasks.stream().map(TaskSpec::shape).toList();
-      }
-
+    record Loaded<T>(List<NodeSpec> nodes, List<T> tasks, long startNanos) {
       /** Seconds since reading started: the run's duration in the report's heading. */
       double seconds() {
         return (System.nanoTime() - startNanos) / 1e9;
       }
     }
 
-    Loaded load() {
+    /** The nodes, and the tasks as {@code reader} reads them: with their times or without. */
+    <T> Loaded<T> load(Function<Path, List<T>> reader) {
       long start = System.nanoTime();
-      return new Loaded(TraceCsv.nodes(nodes), TraceCsv.tasks(tasks), start);
+      return new Loaded<>(TraceCsv.nodes(nodes), reader.apply(tasks), start);
     }
   }
 
@@ -129,16 +128,17 @@ public final class SimulateCommand implements Runnable {
 
     @Override
     public Integer call() {
-      TraceOptions.Loaded loaded = trace.load();
+      TraceOptions.Loaded<TaskShape> loaded = trace.load(TraceCsv::taskShapes);
       List<NodeSpec> nodes = loaded.nodes();
-      var settings = new WorkloadInflation.Settings(nodes, loaded.shapes(), repetitions, run.seed, upTo);
+      List<TaskShape> tasks = loaded.tasks();
+      var settings = new WorkloadInflation.Settings(nodes, tasks, repetitions, run.seed, upTo);
       int parallel = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
       var runs = WorkloadInflation.runAll(settings, policyNames(), parallel);
       long gpus = nodes.stream().mapToLong(NodeSpec::gpus).sum();
       InflationReport report = new InflationReport(runs, gpus);
-      String heading = String.format(java.util.Locale.ROOT,
+      String heading = String.format(Locale.ROOT,
           "# Workload inflation%n%n%d nodes, %d GPUs, %d trace tasks; %d repetitions, seed %d; %.1f s",
-          nodes.size(), gpus, loaded.tasks().size(), repetitions, run.seed, loaded.seconds());
+          nodes.size(), gpus, tasks.size(), repetitions, run.seed, loaded.seconds());
       report.write(run.out, heading);
       return printed(heading, report.table(), run.out.resolve("report.md"));
     }
@@ -158,10 +158,10 @@ public final class SimulateCommand implements Runnable {
 
     @Override
     public Integer call() {
-      TraceOptions.Loaded loaded = trace.load();
+      TraceOptions.Loaded<TaskSpec> loaded = trace.load(TraceCsv::tasks);
       List<NodeSpec> nodes = loaded.nodes();
       List<TaskSpec> tasks = loaded.tasks();
-      List<TaskClass> workload = TargetWorkload.of(loaded.shapes());
+      List<TaskClass> workload = TargetWorkload.of(tasks.stream().map(TaskSpec::shape).toList());
       List<Queueing> queueings = items(queueing).stream().map(Queueing::parse).toList();
       List<TraceReplay.Result> results =
           policyNames().stream()
@@ -169,7 +169,7 @@ public final class SimulateCommand implements Runnable {
                   .map(q -> new TraceReplay(nodes, Policies.create(name, workload), run.seed, q).run(tasks)))
               .toList();
       ReplayReport report = new ReplayReport(results);
-      String heading = String.format(java.util.Locale.ROOT,
+      String heading = String.format(Locale.ROOT,
           "# Trace replay%n%n%d nodes, %d tasks; seed %d; %.1f s",
           nodes.size(), tasks.size(), run.seed, loaded.seconds());
       report.write(run.out, heading);

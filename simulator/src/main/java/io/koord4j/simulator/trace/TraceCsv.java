@@ -16,10 +16,13 @@ import java.util.function.BiFunction;
  * Reads the CSV format of Alibaba's GPU cluster trace (2023): nodes with {@code
  * sn,cpu_milli,memory_mib,gpu,model} and tasks with {@code
  * name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,...,creation_time,deletion_time,scheduled_time}.
- * Tasks may add {@code queue} and {@code priority} columns; without them all tasks share the queue
- * {@value #DEFAULT_QUEUE} at priority 0. They may also add {@code pods} (a gang of that many pods
- * of the row's shape, default 1) and {@code expected_runtime} (seconds the submitter expects the
- * task to run, as a job's {@code activeDeadlineSeconds}; default unknown).
+ * Only {@code name,cpu_milli,memory_mib,num_gpu,gpu_milli} are in every published task file (the
+ * multi-GPU variants have no other column), so {@link #taskShapes} needs no other column; {@link
+ * #tasks} also needs {@code creation_time}. Tasks may add {@code queue} and {@code priority}
+ * columns; without them all tasks share the queue {@value #DEFAULT_QUEUE} at priority 0. They may
+ * also add {@code pods} (a gang of that many pods of the row's shape, default 1) and {@code
+ * expected_runtime} (seconds the submitter expects the task to run, as a job's {@code
+ * activeDeadlineSeconds}; default unknown).
  */
 public final class TraceCsv {
   public static final String DEFAULT_QUEUE = "default";
@@ -35,11 +38,17 @@ public final class TraceCsv {
         blankToNull(row.optional("model", ""))));
   }
 
+  /** Tasks with their times, for a replay: a file without {@code creation_time} is refused. */
   public static List<TaskSpec> tasks(Path file) {
     return rows(file, (row, line) -> task(row));
   }
 
-  private static TaskSpec task(Row row) {
+  /** What each task asks for, for workload inflation, which needs no time column. */
+  public static List<TaskShape> taskShapes(Path file) {
+    return rows(file, (row, line) -> shape(row));
+  }
+
+  private static TaskShape shape(Row row) {
     int gpuCount = (int) row.number("num_gpu");
     long gpuMilli = gpuCount == 0 ? 0 : row.number("gpu_milli");
     if (gpuCount > 0 && (gpuMilli < 1 || gpuMilli > 1000 || (gpuCount > 1 && gpuMilli != 1000))) {
@@ -47,7 +56,12 @@ public final class TraceCsv {
     }
     String spec = row.optional("gpu_spec", "");
     Set<String> models = spec.isBlank() ? Set.of() : Set.copyOf(Arrays.asList(spec.split("\\|")));
-    long creation = row.number("creation_time");
+    return new TaskShape(row.number("cpu_milli"), row.number("memory_mib"), gpuCount, (int) gpuMilli, models);
+  }
+
+  private static TaskSpec task(Row row) {
+    TaskShape shape = shape(row);
+    long creation = row.number("creation_time", "replay needs it, as the time each task arrives");
     long deletion = row.optionalNumber("deletion_time", Long.MAX_VALUE);
     long scheduled = row.optionalNumber("scheduled_time", creation);
     long pods = row.optionalNumber("pods", 1);
@@ -56,7 +70,7 @@ public final class TraceCsv {
     }
     return new TaskSpec(
         row.text("name"),
-        new TaskShape(row.number("cpu_milli"), row.number("memory_mib"), gpuCount, (int) gpuMilli, models),
+        shape,
         creation,
         deletion,
         scheduled,
@@ -98,9 +112,15 @@ public final class TraceCsv {
   private record Row(Path file, int line, Map<String, Integer> columns, String[] cells) {
 
     String text(String column) {
+      return text(column, "");
+    }
+
+    /** @param need why the column is needed, for the error when it is missing; empty when plain */
+    String text(String column, String need) {
       Integer index = columns.get(column);
       if (index == null) {
-        throw new InvalidTraceException(file + ": column " + column + " is missing from the header");
+        throw new InvalidTraceException(
+            file + ": column " + column + " is missing from the header" + (need.isEmpty() ? "" : "; " + need));
       }
       String value = index < cells.length ? cells[index].trim() : "";
       if (value.isEmpty()) {
@@ -116,7 +136,11 @@ public final class TraceCsv {
     }
 
     long number(String column) {
-      return parse(column, text(column));
+      return number(column, "");
+    }
+
+    long number(String column, String need) {
+      return parse(column, text(column, need));
     }
 
     long optionalNumber(String column, long fallback) {

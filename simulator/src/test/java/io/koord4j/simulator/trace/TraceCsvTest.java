@@ -36,6 +36,32 @@ class TraceCsvTest {
   }
 
   @Test
+  void inflationReadsTaskFilesWithoutTimeColumnsAndReplayRefusesThemNamingTheColumn() throws IOException {
+    // The layout of the published multi-GPU variants: no gpu_spec, qos, phase or time column.
+    Path tasks = Files.writeString(dir.resolve("multigpu.csv"),
+        "name,cpu_milli,memory_mib,num_gpu,gpu_milli\n"
+            + "a,6000,12288,1,460\n"
+            + "b,88000,327680,8,1000\n"
+            + "c,8000,30517,0,0\n");
+
+    assertThat(TraceCsv.taskShapes(tasks)).containsExactly(
+        new TaskShape(6000, 12288, 1, 460, Set.of()),
+        new TaskShape(88000, 327680, 8, 1000, Set.of()),
+        new TaskShape(8000, 30517, 0, 0, Set.of()));
+    assertThatThrownBy(() -> TraceCsv.tasks(tasks))
+        .isInstanceOf(InvalidTraceException.class)
+        .hasMessageContaining("multigpu.csv: column creation_time is missing from the header; replay needs it");
+  }
+
+  @Test
+  void shapesOfAFileWithTimesAreTheShapesOfItsTasks() throws IOException {
+    Path tasks = GeneratedTrace.tasks(dir, 50, 7);
+
+    assertThat(TraceCsv.taskShapes(tasks)).containsExactlyElementsOf(
+        TraceCsv.tasks(tasks).stream().map(TaskSpec::shape).toList());
+  }
+
+  @Test
   void badCellsAreNamedWithFileLineColumnAndRule() throws IOException {
     Path tasks = Files.writeString(dir.resolve("bad.csv"),
         "name,cpu_milli,memory_mib,num_gpu,gpu_milli,creation_time\n"
