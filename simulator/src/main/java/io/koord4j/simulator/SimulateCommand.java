@@ -13,6 +13,8 @@ import io.koord4j.simulator.trace.NodeSpec;
 import io.koord4j.simulator.trace.TaskShape;
 import io.koord4j.simulator.trace.TaskSpec;
 import io.koord4j.simulator.trace.TraceCsv;
+import io.koord4j.simulator.trace.TraceVariant;
+import io.koord4j.simulator.trace.VariantShare;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -126,19 +128,30 @@ public final class SimulateCommand implements Runnable {
     @Option(names = "--threads", description = "Parallel runs (default: the number of processors).")
     Integer threads;
 
+    @Option(names = "--variant", paramLabel = "share=fraction[,...]",
+        description = "Draw the tasks anew from the trace's own, with these shares: fractional (GPU demand of"
+            + " tasks on a share of one GPU), multi-gpu (GPU demand of tasks of 2+ GPUs), model (GPU tasks bound"
+            + " to a GPU model of the nodes, drawn by their GPUs), cpu-only (tasks without GPUs), each a"
+            + " fraction from 0 to 1. A model or cpu-only share not given stays as in the trace; the GPU demand"
+            + " that fractional and multi-gpu leave goes to the other GPU tasks as in the trace. Follows --seed.")
+    String variant;
+
     @Override
     public Integer call() {
       TraceOptions.Loaded<TaskShape> loaded = trace.load(TraceCsv::taskShapes);
       List<NodeSpec> nodes = loaded.nodes();
-      List<TaskShape> tasks = loaded.tasks();
+      List<TaskShape> tasks = variant == null
+          ? loaded.tasks()
+          : TraceVariant.parse(variant).generate(loaded.tasks(), nodes, run.seed);
       var settings = new WorkloadInflation.Settings(nodes, tasks, repetitions, run.seed, upTo);
       int parallel = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
       var runs = WorkloadInflation.runAll(settings, policyNames(), parallel);
       long gpus = nodes.stream().mapToLong(NodeSpec::gpus).sum();
       InflationReport report = new InflationReport(runs, gpus);
       String heading = String.format(Locale.ROOT,
-          "# Workload inflation%n%n%d nodes, %d GPUs, %d trace tasks; %d repetitions, seed %d; %.1f s",
-          nodes.size(), gpus, tasks.size(), repetitions, run.seed, loaded.seconds());
+          "# Workload inflation%n%n%d nodes, %d GPUs, %d %s (%s); %d repetitions, seed %d; %.1f s",
+          nodes.size(), gpus, tasks.size(), variant == null ? "trace tasks" : "tasks of the variant " + variant,
+          VariantShare.describe(tasks), repetitions, run.seed, loaded.seconds());
       report.write(run.out, heading);
       return printed(heading, report.table(), run.out.resolve("report.md"));
     }

@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -32,6 +34,41 @@ class SimulateCommandTest {
     assertThat(dir.resolve("out/inflation.png")).exists();
     assertThat(bad).isNotZero();
     assertThat(errors.toString()).contains("unknown policy 'nope'");
+  }
+
+  @Test
+  void inflationRunsAVariantOfATaskFileWithoutTimeColumnsThatReplayRefuses() throws IOException {
+    Path nodes = GeneratedTrace.nodes(dir, 4, 4);
+    Path tasks = withoutTimeColumns(GeneratedTrace.tasks(dir, 200, 3));
+    CommandLine command = new CommandLine(new SimulateCommand());
+    ByteArrayOutputStream errors = new ByteArrayOutputStream();
+    command.setErr(new PrintWriter(errors, true));
+    String[] inflation = {"inflation", "--nodes", nodes.toString(), "--tasks", tasks.toString(), "--repetitions", "1",
+        "--policies", "bestfit", "--seed", "7", "--out", dir.resolve("out").toString(), "--variant", ""};
+
+    inflation[inflation.length - 1] = "fractional=0.5,model=0.33";
+    int ok = command.execute(inflation);
+    inflation[inflation.length - 1] = "fractional=2";
+    int badVariant = command.execute(inflation);
+    int replay = command.execute("replay", "--nodes", nodes.toString(), "--tasks", tasks.toString(),
+        "--out", dir.resolve("replay").toString());
+
+    assertThat(ok).isZero();
+    assertThat(Files.readString(dir.resolve("out/report.md")))
+        .contains("200 tasks of the variant fractional=0.5,model=0.33 (fractional 0.");
+    assertThat(badVariant).isNotZero();
+    assertThat(replay).isNotZero();
+    assertThat(errors.toString()).contains(
+        "--variant: fractional '2' must be a fraction from 0 to 1",
+        "tasks.csv: column creation_time is missing from the header; replay needs it");
+  }
+
+  /** The layout of the published multi-GPU variants: the first five columns alone. */
+  private static Path withoutTimeColumns(Path tasks) throws IOException {
+    List<String> lines = Files.readAllLines(tasks).stream()
+        .map(line -> String.join(",", Arrays.copyOf(line.split(","), 5)))
+        .toList();
+    return Files.write(tasks, lines);
   }
 
   @Test

@@ -24,6 +24,11 @@ public record TaskShape(long milliCpu, long memoryMib, int gpuCount, int gpuMill
     return gpuCount == 1 && gpuMilli < 1000;
   }
 
+  /** The same demand, bound to {@code models} instead (empty for any model). */
+  public TaskShape withModels(Set<String> models) {
+    return new TaskShape(milliCpu, memoryMib, gpuCount, gpuMilli, models);
+  }
+
   public boolean accepts(String model) {
     return models.isEmpty() || models.contains(model);
   }
