@@ -2,6 +2,7 @@ package io.koord4j.testing;
 
 import java.lang.reflect.InvocationTargetException;
 import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Runs a component's main class in a JVM that ends with the test JVM that started it. A test JVM
@@ -29,8 +30,15 @@ public final class TiedToParent {
 
   /** Halts, not exits: no shutdown hook may keep an orphan alive. */
   private static void haltOnceGone(long parent) {
-    ProcessHandle.of(parent).ifPresent(handle -> handle.onExit().join());
+    ProcessHandle.of(parent).ifPresent(TiedToParent::awaitExit);
     System.err.println("the test JVM " + parent + " that started this process is gone; halting");
     Runtime.getRuntime().halt(137);
+  }
+
+  /** Says once the watch is in place, so that a log (or a test) shows the parent was found alive. */
+  private static void awaitExit(ProcessHandle parent) {
+    CompletableFuture<ProcessHandle> exit = parent.onExit();
+    System.err.println("watching the test JVM " + parent.pid() + " that started this process");
+    exit.join();
   }
 }
