@@ -1,10 +1,12 @@
 package io.koord4j.api.kueue;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
 /** The state of one admission check on a workload or queue unit, in Kueue's shape. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 public class AdmissionCheckState {
   public static final String PENDING = "Pending";
   public static final String READY = "Ready";

@@ -1,5 +1,6 @@
 package io.koord4j.api.kueue;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.kubernetes.api.model.Toleration;
 import java.util.List;
@@ -7,6 +8,7 @@ import java.util.Map;
 
 /** What an admission check adds to the pods of one pod set when the job starts. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 public class PodSetUpdate {
   private String name;
   private Map<String, String> labels;
