@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.koord4j.quantity.ResourceQuantities;
+import java.math.BigDecimal;
 import java.util.Map;
 
 /** A node's CPU and memory capacity and what is reserved for its system; no I/O. */
@@ -15,17 +17,19 @@ public record NodeCapacity(long cpuMilli, long memoryBytes, long reservedCpuMill
   public static NodeCapacity of(Node node) {
     Map<String, Quantity> capacity = node.getStatus() == null ? null : node.getStatus().getCapacity();
     Map<String, Quantity> allocatable = node.getStatus() == null ? null : node.getStatus().getAllocatable();
-    long cpu = milli(capacity, "cpu");
-    long memory = bytes(capacity, "memory");
-    long kubeletCpu = allocatable == null || !allocatable.containsKey("cpu") ? 0 : cpu - milli(allocatable, "cpu");
-    long kubeletMemory =
-        allocatable == null || !allocatable.containsKey("memory") ? 0 : memory - bytes(allocatable, "memory");
+    long cpu = milli(capacity, "cpu", "status.capacity");
+    long memory = bytes(capacity, "memory", "status.capacity");
+    long kubeletCpu = allocatable == null || !allocatable.containsKey("cpu")
+        ? 0 : cpu - milli(allocatable, "cpu", "status.allocatable");
+    long kubeletMemory = allocatable == null || !allocatable.containsKey("memory")
+        ? 0 : memory - bytes(allocatable, "memory", "status.allocatable");
     Map<String, Quantity> annotated = annotatedReservation(node);
+    String reservation = "metadata.annotations[" + RESERVATION_ANNOTATION + "].resources";
     return new NodeCapacity(
         cpu,
         memory,
-        Math.max(kubeletCpu, milli(annotated, "cpu")),
-        Math.max(kubeletMemory, bytes(annotated, "memory")));
+        Math.max(kubeletCpu, milli(annotated, "cpu", reservation)),
+        Math.max(kubeletMemory, bytes(annotated, "memory", reservation)));
   }
 
   private static Map<String, Quantity> annotatedReservation(Node node) {
@@ -45,13 +49,16 @@ public record NodeCapacity(long cpuMilli, long memoryBytes, long reservedCpuMill
     }
   }
 
-  private static long milli(Map<String, Quantity> values, String name) {
-    Quantity quantity = values == null ? null : values.get(name);
-    return quantity == null ? 0 : Quantity.getAmountInBytes(quantity).movePointRight(3).longValue();
+  private static long milli(Map<String, Quantity> values, String name, String where) {
+    return amount(values, name, where).movePointRight(3).longValue();
   }
 
-  private static long bytes(Map<String, Quantity> values, String name) {
+  private static long bytes(Map<String, Quantity> values, String name, String where) {
+    return amount(values, name, where).longValue();
+  }
+
+  private static BigDecimal amount(Map<String, Quantity> values, String name, String where) {
     Quantity quantity = values == null ? null : values.get(name);
-    return quantity == null ? 0 : Quantity.getAmountInBytes(quantity).longValue();
+    return quantity == null ? BigDecimal.ZERO : ResourceQuantities.amount(quantity, where + "." + name);
   }
 }

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.koord4j.api.WellKnown;
+import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.quota.ResourceVector;
 import java.util.List;
 import java.util.Map;
@@ -104,10 +104,6 @@ public record ThirdPartyAllocations(ResourceVector used, ResourceVector reserved
   }
 
   private static long amount(String where, String resource, String value) {
-    try {
-      return Quantity.getAmountInBytes(new Quantity(value)).longValue();
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(where + ": " + resource + " \"" + value + "\" is not a quantity", e);
-    }
+    return ResourceQuantities.amount(value, where + ": " + resource).longValue();
   }
 }

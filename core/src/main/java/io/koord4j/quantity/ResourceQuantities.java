@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.BinaryOperator;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 
 /**
  * The one codec between Kubernetes resource quantities and the numbers koord4j computes with.
@@ -30,14 +29,6 @@ public final class ResourceQuantities {
   public static final String MEMORY = "memory";
   public static final String PODS = "pods";
 
-  /**
-   * Kubernetes' quantity grammar: a signed decimal number followed by a binary suffix, a decimal
-   * SI suffix or a decimal exponent. Checked here because fabric8 accepts some strings the API
-   * server rejects.
-   */
-  private static final Pattern QUANTITY =
-      Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?\\d+)?");
-
   private static final String[] BINARY_SUFFIXES = {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
 
   // ---- exact amounts ----
@@ -46,19 +37,33 @@ public final class ResourceQuantities {
    * The amount of a requested quantity in base units.
    *
    * @param fieldPath where the quantity was read, named in the error message
-   * @throws IllegalArgumentException if the quantity is malformed or negative
+   * @throws IllegalArgumentException if the quantity is malformed, beyond the bounds of {@link
+   *     #amount} or negative
    */
   public static BigDecimal parse(Quantity quantity, String fieldPath) {
-    String text = quantity == null ? "" : quantity.toString();
-    if (!QUANTITY.matcher(text).matches()) {
-      throw new IllegalArgumentException(
-          fieldPath + ": \"" + text + "\" is not a valid quantity");
-    }
-    BigDecimal amount = normalize(Quantity.getAmountInBytes(quantity));
+    BigDecimal amount = amount(quantity, fieldPath);
     if (amount.signum() < 0) {
-      throw new IllegalArgumentException(fieldPath + ": \"" + text + "\" must not be negative");
+      throw new IllegalArgumentException(fieldPath + ": \"" + quantity + "\" must not be negative");
     }
     return amount;
+  }
+
+  /**
+   * The amount of a quantity in base units, negative amounts included. Quantities are read within
+   * bounds on their length, digits and exponent that keep every read small and quick and lie far
+   * beyond what a cluster holds ({@code QuantityReader} gives them).
+   *
+   * @param fieldPath where the quantity was read, named in the error message
+   * @throws IllegalArgumentException naming the field, the value and the rule it breaks, if the
+   *     quantity is malformed or beyond the bounds
+   */
+  public static BigDecimal amount(Quantity quantity, String fieldPath) {
+    return amount(quantity == null ? null : quantity.toString(), fieldPath);
+  }
+
+  /** A quantity written as text, e.g. in an annotation, as {@link #amount(Quantity, String)}. */
+  public static BigDecimal amount(String text, String fieldPath) {
+    return normalize(QuantityReader.read(text == null ? "" : text, fieldPath));
   }
 
   /**
@@ -71,33 +76,42 @@ public final class ResourceQuantities {
       String what, String text, Function<String, ? extends RuntimeException> invalid) {
     BigDecimal value;
     try {
-      value = Quantity.getAmountInBytes(new Quantity(text));
-    } catch (RuntimeException e) {
-      throw invalid.apply(what + ": \"" + text + "\" is not a quantity");
+      value = amount(text, what);
+    } catch (IllegalArgumentException e) {
+      throw invalid.apply(e.getMessage());
     }
-    if (value.signum() < 0 || value.stripTrailingZeros().scale() > 0) {
-      throw invalid.apply(what + ": \"" + text + "\" must be a whole number, not negative");
+    if (value.signum() < 0 || value.scale() > 0 || value.compareTo(LONG_MAX) > 0) {
+      throw invalid.apply(
+          what + ": \"" + text + "\" must be a whole number from 0 to " + Long.MAX_VALUE);
     }
     return value.longValueExact();
   }
 
   /**
    * The shortest exact quantity for an amount: a plain number when it is whole, else the largest
-   * of the milli, micro or nano suffixes that keeps it whole, else a plain decimal.
+   * of the milli, micro or nano suffixes that keeps it whole, else a plain decimal. An amount too
+   * long to be read back (only sums of amounts no cluster holds get there) is written within the
+   * bounds of {@link #amount}, rounded up, so that what koord4j writes it can always read.
    */
   public static Quantity toQuantity(BigDecimal amount) {
     BigDecimal normalized = normalize(amount);
+    String exact = exactText(normalized);
+    return new Quantity(
+        QuantityReader.fits(exact) ? exact : QuantityReader.boundedText(normalized));
+  }
+
+  private static String exactText(BigDecimal normalized) {
     if (normalized.scale() == 0) {
-      return new Quantity(normalized.toPlainString());
+      return normalized.toPlainString();
     }
     String[] suffixes = {"m", "u", "n"};
     for (int i = 0; i < suffixes.length; i++) {
       int digits = 3 * (i + 1);
       if (normalized.scale() <= digits) {
-        return new Quantity(normalized.movePointRight(digits).toPlainString(), suffixes[i]);
+        return normalized.movePointRight(digits).toPlainString() + suffixes[i];
       }
     }
-    return new Quantity(normalized.toPlainString());
+    return normalized.toPlainString();
   }
 
   /** Every amount of a resource map rendered with {@link #toQuantity(BigDecimal)}. */
@@ -139,9 +153,22 @@ public final class ResourceQuantities {
    * @throws IllegalArgumentException naming the resource when a quantity is malformed or negative
    */
   public static ResourceVector toVector(Map<String, Quantity> quantities) {
+    return toVector(quantities, "");
+  }
+
+  /**
+   * A resource list of requests or capacities, which are never negative.
+   *
+   * @param fieldPath where the list lies in its object, e.g. {@code spec.max}
+   * @throws IllegalArgumentException naming {@code fieldPath[resource]} when a quantity is
+   *     malformed or negative
+   */
+  public static ResourceVector toVector(Map<String, Quantity> quantities, String fieldPath) {
     Map<String, BigDecimal> amounts = new TreeMap<>();
     if (quantities != null) {
-      quantities.forEach((resource, quantity) -> amounts.put(resource, parse(quantity, resource)));
+      quantities.forEach(
+          (resource, quantity) ->
+              amounts.put(resource, parse(quantity, entryPath(fieldPath, resource))));
     }
     return fromAmounts(amounts);
   }
@@ -228,12 +255,12 @@ public final class ResourceQuantities {
   }
 
   private static long signedBaseUnits(String resource, Quantity quantity, String fieldPath) {
-    try {
-      return baseUnits(resource, Quantity.getAmountInBytes(quantity));
-    } catch (IllegalArgumentException | ArithmeticException e) {
-      throw new IllegalArgumentException(
-          fieldPath + "[" + resource + "]: \"" + quantity + "\" is not a valid quantity");
-    }
+    return baseUnits(resource, amount(quantity, entryPath(fieldPath, resource)));
+  }
+
+  /** {@code spec.min[cpu]}; the bare resource name when the list's own path is not known. */
+  private static String entryPath(String fieldPath, String resource) {
+    return fieldPath.isEmpty() ? resource : fieldPath + "[" + resource + "]";
   }
 
   private static Map<String, BigDecimal> merge(

@@ -39,7 +39,7 @@ class ThirdPartyAllocationsTest {
     String badAmount = """
         {"allocations":[{"name":"x","priority":"koord-batch","resources":{"kubernetes.io/batch-cpu":"lots"}}]}""";
     assertThatThrownBy(() -> ThirdPartyAllocations.of("n", Map.of(WellKnown.THIRD_PARTY_ALLOCATIONS, badAmount)))
-        .hasMessageContaining("kubernetes.io/batch-cpu \"lots\" is not a quantity");
+        .hasMessageContaining("kubernetes.io/batch-cpu: \"lots\" is not a valid quantity");
   }
 
   @Test

@@ -68,7 +68,7 @@ class DeviceAllocatedCodecTest {
                     "ml/p1",
                     "{\"gpu\":[{\"minor\":1,\"resources\":{\"koordinator.sh/gpu-core\":\"lots\",\"koordinator.sh/gpu-memory-ratio\":\"100\"}}]}",
                     node))
-        .hasMessageContaining("GPU 1 resource koordinator.sh/gpu-core: \"lots\" is not a quantity");
+        .hasMessageContaining("GPU 1 resource koordinator.sh/gpu-core: \"lots\" is not a valid quantity");
   }
 
   @Test

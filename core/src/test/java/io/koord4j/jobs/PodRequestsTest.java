@@ -76,6 +76,18 @@ class PodRequestsTest {
   }
 
   @Test
+  void aQuantityBeyondTheBoundsNamesItsField() {
+    PodSpec stalling = specOf("limits-only");
+    stalling.getContainers().get(0).getResources().getRequests()
+        .put("cpu", new Quantity("1E-999999999"));
+
+    assertThatThrownBy(() -> PodRequests.of(stalling, SPEC))
+        .hasMessage(
+            SPEC + ".containers[0].resources.requests.cpu: \"1E-999999999\" has exponent"
+                + " -999999999, beyond the ±64 a quantity may have");
+  }
+
+  @Test
   void invalidLimitsInitContainersAndOverheadAreNamedToo() {
     PodSpec badLimit = specOf("limits-only");
     badLimit.getContainers().get(0).getResources().getLimits()

@@ -31,6 +31,13 @@ class ResourceQuantitiesTest {
     "1e3, 1000",
     "5u, 0.000005",
     "7n, 0.000000007",
+    "1Ei, 1152921504606846976",
+    "1E, 1000000000000000000",
+    "1.e3, 1000",
+    "2e-0, 2",
+    "9223372036854775807999999999n, 9223372036854775807.999999999",
+    "1e18, 1000000000000000000",
+    "1e-64, 1E-64",
   })
   void parsesEveryQuantityFormExactly(String quantity, String expected) {
     assertThat(ResourceQuantities.parse(new Quantity(quantity), FIELD))
@@ -43,6 +50,33 @@ class ResourceQuantitiesTest {
     assertThatThrownBy(() -> ResourceQuantities.parse(new Quantity(quantity), FIELD))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(FIELD + ": \"" + quantity + "\" is not a valid quantity");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "1e500000001 | has exponent 500000001, beyond the ±64 a quantity may have",
+        "1E-999999999 | has exponent -999999999, beyond the ±64 a quantity may have",
+        "1e65 | has exponent 65, beyond the ±64 a quantity may have",
+        "12345678901234567890123456789012345678901 | has 41 digits, more than the 40 a quantity"
+            + " may have",
+      })
+  void refusesQuantitiesBeyondTheBoundsNamingTheFieldTheRuleAndTheValue(
+      String quantity, String rule) {
+    assertThatThrownBy(() -> ResourceQuantities.parse(new Quantity(quantity), FIELD))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(FIELD + ": \"" + quantity + "\" " + rule);
+  }
+
+  @Test
+  void refusesAVeryLongQuantityQuotingOnlyItsStart() {
+    String quantity = "1".repeat(1_000_000);
+
+    assertThatThrownBy(() -> ResourceQuantities.parse(new Quantity(quantity), FIELD))
+        .hasMessage(
+            FIELD + ": \"1111111111111111…\" has 1000000 characters, more than the 64 a quantity"
+                + " may have");
   }
 
   @Test
@@ -69,6 +103,44 @@ class ResourceQuantitiesTest {
 
     assertThat(quantity.toString()).isEqualTo(expected);
     assertThat(ResourceQuantities.parse(quantity, FIELD)).isEqualByComparingTo(amount);
+  }
+
+  @ParameterizedTest(name = "{0} renders as {1}")
+  @CsvSource({
+    "1E+60, 1e60",
+    "1E-70, 1e-64",
+    "1E+120, 9999999999999999999999999999999999999999e64",
+  })
+  void rendersAmountsTooLongToReadBackRoundedUpWithinTheBounds(String amount, String expected) {
+    Quantity quantity = ResourceQuantities.toQuantity(new BigDecimal(amount));
+
+    assertThat(quantity.toString()).isEqualTo(expected);
+    assertThat(ResourceQuantities.parse(quantity, FIELD)).isEqualByComparingTo(expected);
+  }
+
+  @Test
+  void aSumOfAmountsFarApartIsWrittenRoundedUpSoItReadsBack() {
+    Map<String, BigDecimal> sum =
+        ResourceQuantities.sum(
+            Map.of("cpu", new BigDecimal("1E+60")), Map.of("cpu", new BigDecimal("0.001")));
+
+    Quantity written = ResourceQuantities.toQuantities(sum).get("cpu");
+
+    assertThat(written.toString()).isEqualTo("1000000000000000000000000000000000000001e21");
+    assertThat(ResourceQuantities.parse(written, FIELD)).isGreaterThan(sum.get("cpu"));
+  }
+
+  @Test
+  void aWholeNumberIsAtMostALong() {
+    assertThat(ResourceQuantities.wholeNumber("gpus", "8", IllegalStateException::new)).isEqualTo(8);
+    assertThatThrownBy(
+            () -> ResourceQuantities.wholeNumber("gpus", "1e19", IllegalStateException::new))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("gpus: \"1e19\" must be a whole number from 0 to 9223372036854775807");
+    assertThatThrownBy(
+            () -> ResourceQuantities.wholeNumber("gpus", "1e99", IllegalStateException::new))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("gpus: \"1e99\" has exponent 99, beyond the ±64 a quantity may have");
   }
 
   @Test

@@ -9,6 +9,7 @@ import io.koord4j.device.GpuPartitionTable;
 import io.koord4j.device.InvalidDeviceSpecException;
 import io.koord4j.device.NodeGpuInventory;
 import io.koord4j.device.PartitionPolicy;
+import io.koord4j.quantity.ResourceQuantities;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -58,6 +59,8 @@ public final class NodeGpus {
     Map<String, Quantity> allocatable =
         node.getStatus() == null ? null : node.getStatus().getAllocatable();
     Quantity gpus = allocatable == null ? null : allocatable.get(WellKnown.NVIDIA_GPU);
-    return gpus == null ? 0 : Quantity.getAmountInBytes(gpus).intValue();
+    return gpus == null
+        ? 0
+        : ResourceQuantities.amount(gpus, "status.allocatable[" + WellKnown.NVIDIA_GPU + "]").intValue();
   }
 }

@@ -30,16 +30,23 @@ public final class ElasticQuotaSpecs {
    * The quota as controllers read it: a malformed resource-list annotation counts as absent, as
    * in Koordinator.
    *
-   * @throws IllegalArgumentException when {@code spec.min} or {@code spec.max} holds a malformed
-   *     or negative quantity
+   * @throws IllegalArgumentException naming the quota and the field, e.g. {@code quota "a":
+   *     spec.max[cpu]}, when {@code spec.min} or {@code spec.max} holds a malformed or negative
+   *     quantity
    */
   public static QuotaSpec from(ElasticQuota quota) {
-    return spec(
-        quota,
-        ResourceQuantities.toVector(min(quota)),
-        ResourceQuantities.toVector(max(quota)),
-        lenientResourceList(quota, WellKnown.QUOTA_SHARED_WEIGHT),
-        lenientResourceList(quota, WellKnown.QUOTA_GUARANTEED));
+    try {
+      return spec(
+          quota,
+          ResourceQuantities.toVector(min(quota), "spec.min"),
+          ResourceQuantities.toVector(max(quota), "spec.max"),
+          lenientResourceList(quota, WellKnown.QUOTA_SHARED_WEIGHT),
+          lenientResourceList(quota, WellKnown.QUOTA_GUARANTEED));
+    } catch (IllegalArgumentException e) {
+      // Controllers read every quota at once: the message has to say which one.
+      throw new IllegalArgumentException(
+          "quota \"" + quota.getMetadata().getName() + "\": " + e.getMessage(), e);
+    }
   }
 
   /**

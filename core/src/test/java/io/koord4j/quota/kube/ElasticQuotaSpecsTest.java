@@ -106,6 +106,23 @@ class ElasticQuotaSpecsTest {
                 + "][cpu]: \"x\" is not a valid quantity");
   }
 
+  @Test
+  void aQuantityBeyondTheBoundsIsRefusedNamingTheQuotaAndTheField() {
+    ElasticQuota stalling =
+        quota(
+            "team",
+            Map.of(),
+            Map.of(),
+            Map.of("cpu", new Quantity("1")),
+            Map.of("cpu", new Quantity("1e500000001")));
+    String rule = "\"1e500000001\" has exponent 500000001, beyond the ±64 a quantity may have";
+
+    assertThatThrownBy(() -> ElasticQuotaSpecs.parse(stalling))
+        .hasMessage("spec.max[cpu]: " + rule);
+    assertThatThrownBy(() -> ElasticQuotaSpecs.from(stalling))
+        .hasMessage("quota \"team\": spec.max[cpu]: " + rule);
+  }
+
   /** A quota with 4 cores of min and 8 of max. */
   private static ElasticQuota cpuQuota(
       String name, Map<String, String> labels, Map<String, String> annotations) {

@@ -10,6 +10,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 class ElasticQuotaValidatorTest {
   private final ElasticQuota org = Quotas.group("org", "", "10", "100");
@@ -72,6 +73,19 @@ class ElasticQuotaValidatorTest {
     assertThat(validator.handle(Reviews.create(bad)).getResponse().getStatus().getMessage())
         .startsWith("metadata.annotations[quota.scheduling.koordinator.sh/shared-weight]: not a "
             + "JSON resource list");
+  }
+
+  @Test
+  @Timeout(10)
+  void aQuantityBuiltToStallTheWebhookIsRefusedNamingItsField() {
+    AdmissionReview answer =
+        validator.handle(Reviews.create(Quotas.leaf("a", "org", "1", "1e500000001")));
+
+    assertThat(answer.getResponse().getAllowed()).isFalse();
+    assertThat(answer.getResponse().getStatus().getMessage())
+        .isEqualTo(
+            "spec.max[cpu]: \"1e500000001\" has exponent 500000001, beyond the ±64 a quantity may"
+                + " have");
   }
 
   /** A cache that has not seen everything the API server holds yet. */
