@@ -132,7 +132,8 @@ class ResourceQuantitiesTest {
 
   @Test
   void aWholeNumberIsAtMostALong() {
-    assertThat(ResourceQuantities.wholeNumber("gpus", "8", IllegalStateException::new)).isEqualTo(8);
+    assertThat(ResourceQuantities.wholeNumber("gpus", "8", IllegalStateException::new))
+        .isEqualTo(8);
     assertThatThrownBy(
             () -> ResourceQuantities.wholeNumber("gpus", "1e19", IllegalStateException::new))
         .isInstanceOf(IllegalStateException.class)
