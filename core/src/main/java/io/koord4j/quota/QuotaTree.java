@@ -1,9 +1,11 @@
 package io.koord4j.quota;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +25,11 @@ import java.util.TreeSet;
  * tree of its own, as an ElasticQuotaProfile's root quota does in Koordinator: what is used below
  * it stops there, and the runtime of its tree is split from its total alone. Every other quota
  * belongs to the default tree, which the implicit root stands for.
+ *
+ * <p>A tree is at most {@value #MAX_DEPTH} quotas deep below the root, far deeper than an
+ * organisation needs. The tree is built and checked without recursion, so a longer chain, which
+ * only a mistake or a tenant bent on stalling the controllers would write, is refused with a
+ * violation on the quota where it passes the limit instead of overflowing the stack.
  */
 public final class QuotaTree {
 
@@ -31,6 +38,8 @@ public final class QuotaTree {
   public static final String SYSTEM = "koordinator-system-quota";
   /** Koordinator's quota for work that names no quota: under the root, outside the split. */
   public static final String DEFAULT = "koordinator-default-quota";
+  /** How many levels of quotas a tree may have below the implicit root. */
+  public static final int MAX_DEPTH = 64;
   static final int ROOT_INDEX = 0;
 
   private final String[] names;
@@ -61,7 +70,7 @@ public final class QuotaTree {
     List<Integer> parentOf = new ArrayList<>(input.size() + 1);
     preOrder.add(null);
     parentOf.add(-1);
-    appendChildren(ROOT, ROOT_INDEX, byParent, preOrder, parentOf);
+    appendBelowRoot(byParent, preOrder, parentOf);
 
     int n = preOrder.size();
     names = new String[n];
@@ -274,21 +283,32 @@ public final class QuotaTree {
     return out;
   }
 
-  private static void appendChildren(
+  /** Numbers the quotas below the root in pre-order, siblings by name, with a stack of its own. */
+  private static void appendBelowRoot(
+      Map<String, List<QuotaSpec>> byParent, List<QuotaSpec> preOrder, List<Integer> parentOf) {
+    Deque<Placement> pending = new ArrayDeque<>();
+    pushChildren(ROOT, ROOT_INDEX, byParent, pending);
+    while (!pending.isEmpty()) {
+      Placement next = pending.pop();
+      int index = preOrder.size();
+      preOrder.add(next.spec());
+      parentOf.add(next.parentIndex());
+      pushChildren(next.spec().name(), index, byParent, pending);
+    }
+  }
+
+  /** Pushed last name first, so that the first name is numbered first. */
+  private static void pushChildren(
       String parentName,
       int parentIndex,
       Map<String, List<QuotaSpec>> byParent,
-      List<QuotaSpec> preOrder,
-      List<Integer> parentOf) {
-    List<QuotaSpec> kids = new ArrayList<>(byParent.getOrDefault(parentName, List.of()));
-    kids.sort(Comparator.comparing(QuotaSpec::name));
-    for (QuotaSpec kid : kids) {
-      int index = preOrder.size();
-      preOrder.add(kid);
-      parentOf.add(parentIndex);
-      appendChildren(kid.name(), index, byParent, preOrder, parentOf);
-    }
+      Deque<Placement> pending) {
+    byParent.getOrDefault(parentName, List.of()).stream()
+        .sorted(Comparator.comparing(QuotaSpec::name).reversed())
+        .forEach(kid -> pending.push(new Placement(kid, parentIndex)));
   }
+
+  private record Placement(QuotaSpec spec, int parentIndex) {}
 
   private static int[][] childIndexes(int[] parents) {
     int[] counts = new int[parents.length];

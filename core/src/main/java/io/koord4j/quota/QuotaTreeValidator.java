@@ -5,12 +5,14 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 
 /** Checks a set of quota specs against Koordinator's ElasticQuota tree rules. */
 final class QuotaTreeValidator {
+
+  /** The depth of a quota whose parent chain ends in a loop or at a missing parent. */
+  private static final int UNREACHABLE = -1;
 
   private final Map<String, QuotaSpec> byName = new HashMap<>();
   private final Map<String, List<QuotaSpec>> childrenByParent = new HashMap<>();
@@ -30,6 +32,7 @@ final class QuotaTreeValidator {
       validator.checkAmounts(spec);
       validator.checkParent(spec);
     }
+    validator.checkChains();
     validator.childrenByParent.forEach(validator::checkChildrenMin);
     validator.violations.sort(Comparator.comparing(QuotaViolation::toString));
     return List.copyOf(validator.violations);
@@ -112,27 +115,75 @@ final class QuotaTreeValidator {
                 + "\" does not");
       }
     }
-    checkNoCycle(spec);
   }
 
-  private void checkNoCycle(QuotaSpec spec) {
-    LinkedHashSet<String> chain = new LinkedHashSet<>();
-    chain.add(spec.name());
-    QuotaSpec current = byName.get(spec.parent());
-    while (current != null) {
-      if (!chain.add(current.name())) {
-        if (current.name().equals(spec.name())) {
-          report(
-              spec,
-              Field.PARENT,
-              "",
-              "its parent chain loops back to it (" + String.join(" -> ", chain) + " -> "
-                  + spec.name() + ")");
+  /**
+   * Follows every parent chain once, without recursion or walking a chain twice, since a chain
+   * may be thousands of quotas long: reports each loop on every quota in it, and each quota that
+   * lies deeper than {@link QuotaTree#MAX_DEPTH} levels below the root where its branch first does.
+   */
+  private void checkChains() {
+    Map<String, Integer> depths = new HashMap<>(); // below the root, or UNREACHABLE
+    for (QuotaSpec spec : byName.values()) {
+      List<QuotaSpec> chain = new ArrayList<>(); // spec and its ancestors of unknown depth
+      Map<String, Integer> onChain = new HashMap<>();
+      int above = UNREACHABLE; // the depth of the parent of the chain's last quota
+      for (QuotaSpec current = spec; current != null; current = byName.get(current.parent())) {
+        Integer known = depths.get(current.name());
+        if (known != null) {
+          above = known;
+          break;
         }
-        return; // a loop that does not contain this quota is reported by its members
+        Integer seen = onChain.putIfAbsent(current.name(), chain.size());
+        if (seen != null) {
+          reportLoop(chain.subList(seen, chain.size()));
+          break;
+        }
+        chain.add(current);
+        if (isRoot(current.parent())) {
+          above = 0;
+          break;
+        }
       }
-      current = isRoot(current.parent()) ? null : byName.get(current.parent());
+      assignDepths(chain, above, depths);
     }
+  }
+
+  /** Depths down {@code chain} (child first), from the depth of its last quota's parent. */
+  private void assignDepths(List<QuotaSpec> chain, int above, Map<String, Integer> depths) {
+    for (int i = chain.size() - 1; i >= 0; i--) {
+      int depth = above == UNREACHABLE ? UNREACHABLE : above + chain.size() - i;
+      depths.put(chain.get(i).name(), depth);
+      if (depth == QuotaTree.MAX_DEPTH + 1) {
+        report(
+            chain.get(i),
+            Field.PARENT,
+            "",
+            "it lies deeper than the " + QuotaTree.MAX_DEPTH + " levels a quota tree may have"
+                + " below the root");
+      }
+    }
+  }
+
+  /**
+   * {@code loop} lists quotas each the child of the next, the last the child of the first. A loop
+   * longer than a tree may be deep is counted rather than spelled out on each of its quotas.
+   */
+  private void reportLoop(List<QuotaSpec> loop) {
+    for (int start = 0; start < loop.size(); start++) {
+      report(loop.get(start), Field.PARENT, "", "its parent chain loops back to it (" + (
+          loop.size() > QuotaTree.MAX_DEPTH ? "through " + loop.size() + " quotas" : path(loop, start))
+          + ")");
+    }
+  }
+
+  /** {@code a -> b -> a}: the loop from {@code start} round to it again. */
+  private static String path(List<QuotaSpec> loop, int start) {
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i <= loop.size(); i++) {
+      names.add(loop.get((start + i) % loop.size()).name());
+    }
+    return String.join(" -> ", names);
   }
 
   private void checkChildrenMin(String parentName, List<QuotaSpec> children) {

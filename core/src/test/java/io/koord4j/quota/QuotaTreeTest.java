@@ -4,6 +4,7 @@ import static io.koord4j.quota.RuntimeQuotaTest.cpu;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -59,6 +60,51 @@ class QuotaTreeTest {
         .containsExactly(
             "quota \"a\": its parent chain loops back to it (a -> b -> a)",
             "quota \"b\": its parent chain loops back to it (b -> a -> b)");
+  }
+
+  @Test
+  void rejectsALongLoopCountingItsQuotasOnEachOfThem() {
+    List<QuotaSpec> loop = new ArrayList<>(chain(1_000));
+    loop.set(0, QuotaSpec.group("c1", "c1000", cpu(0), cpu(10)));
+    loop.set(999, QuotaSpec.group("c1000", "c999", cpu(0), cpu(10)));
+
+    assertThat(QuotaTree.violations(loop))
+        .hasSize(1_000)
+        .contains("quota \"c1\": its parent chain loops back to it (through 1000 quotas)");
+  }
+
+  @Test
+  void aChainFiveThousandDeepIsRefusedWhereItPassesTheDepthLimitWithoutOverflowingTheStack() {
+    assertThatThrownBy(() -> QuotaTree.of(chain(5_000)))
+        .isInstanceOf(InvalidQuotaTreeException.class)
+        .hasMessage(
+            "invalid quota tree: quota \"c65\": it lies deeper than the 64 levels a quota tree may"
+                + " have below the root");
+  }
+
+  @Test
+  void aChainAtTheDepthLimitIsATreeWhoseDeepestLeafAdmitsAndChargesEveryAncestor() {
+    QuotaLedger ledger = new QuotaLedger(QuotaTree.of(chain(QuotaTree.MAX_DEPTH)));
+    ledger.setClusterTotal(cpu(10));
+    ledger.addPending("c64", cpu(4));
+
+    assertThat(ledger.tree().parentOf("c64")).isEqualTo("c63");
+    assertThat(ledger.canAdmit("c64", cpu(4)).admissible()).isTrue();
+    ledger.admit("c64", cpu(4));
+    assertThat(ledger.used("c1")).isEqualTo(cpu(4));
+  }
+
+  /** Quotas c1 to c{length}, each under the one before, c1 under the root, the last a leaf. */
+  private static List<QuotaSpec> chain(int length) {
+    List<QuotaSpec> chain = new ArrayList<>(length);
+    for (int i = 1; i <= length; i++) {
+      String parent = i == 1 ? "" : "c" + (i - 1);
+      chain.add(
+          i == length
+              ? QuotaSpec.leaf("c" + i, parent, cpu(0), cpu(10))
+              : QuotaSpec.group("c" + i, parent, cpu(0), cpu(10)));
+    }
+    return chain;
   }
 
   @Test

@@ -9,6 +9,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.quota.QuotaTree;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -134,6 +136,20 @@ class ElasticQuotaRulesTest {
 
     assertThat(ElasticQuotaRules.onWrite(leaf("team-a", "org", "5", "60"), List.of(org, child, brokenElsewhere)))
         .isEmpty();
+  }
+
+  @Test
+  void aQuotaBelowTheDeepestLevelIsRefusedWhileTheRestOfTheTreeTakesChanges() {
+    List<ElasticQuota> chain = new ArrayList<>();
+    for (int level = 1; level <= QuotaTree.MAX_DEPTH; level++) {
+      chain.add(group("level-" + level, level == 1 ? "" : "level-" + (level - 1), "0", "10"));
+    }
+
+    assertThat(ElasticQuotaRules.onWrite(leaf("too-deep", "level-64", "0", "1"), chain))
+        .containsExactly(
+            PARENT_LABEL + ": it lies deeper than the 64 levels a quota tree may have below the"
+                + " root");
+    assertThat(ElasticQuotaRules.onWrite(leaf("beside", "level-63", "0", "1"), chain)).isEmpty();
   }
 
   @Test
