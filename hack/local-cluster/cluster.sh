@@ -116,7 +116,7 @@ build_key() {
     echo "CGO_ENABLED=$CGO_ENABLED GOFLAGS=$GOFLAGS"
     echo "$*"
     declare -f "$1" version_ldflags 2>/dev/null || true
-    [[ -n $wrapper ]] && cat "$HERE/$wrapper/go.mod" "$HERE/$wrapper/go.sum"
+    if [[ -n $wrapper ]]; then cat "$HERE/$wrapper/go.mod" "$HERE/$wrapper/go.sum"; fi
   } | sha256sum | cut -c1-32
 }
 
