@@ -43,6 +43,20 @@ public final class QueueMembership {
         .findFirst();
   }
 
+  /**
+   * The key of the label that names the object's queue, Kueue's before the quota's: the names a
+   * webhook's object selector can see. Empty when neither is set.
+   */
+  public static Optional<String> queueLabel(ObjectMeta metadata) {
+    Map<String, String> labels = metadata == null ? null : metadata.getLabels();
+    return Stream.of(WellKnown.KUEUE_QUEUE_NAME, WellKnown.QUOTA_NAME)
+        .filter(key -> {
+          String value = labelValue(labels, key);
+          return value != null && !value.isBlank();
+        })
+        .findFirst();
+  }
+
   /** Whether the queue manages the object: it names a queue or its namespace is managed. */
   public static boolean isManaged(ObjectMeta metadata, boolean namespaceIsManaged) {
     return namespaceIsManaged || queueName(metadata).isPresent();

@@ -9,6 +9,7 @@ import io.koord4j.webhook.cache.ClusterCache;
 import io.koord4j.webhook.http.AdmissionRoute;
 import io.koord4j.webhook.http.AdmissionServer;
 import io.koord4j.webhook.registration.ClientEndpoint;
+import io.koord4j.webhook.registration.Koord4jUser;
 import io.koord4j.webhook.registration.MutatingEndpoint;
 import io.koord4j.webhook.registration.ValidatingEndpoint;
 import io.koord4j.webhook.registration.WebhookConfigurations;
@@ -44,11 +45,10 @@ public final class WebhookServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
   private static final Duration CACHE_FILL_TIMEOUT = Duration.ofSeconds(60);
 
+  private final KubernetesClient client;
   private final WebhookSettings settings;
   private final Webhooks webhooks;
-  private final Map<String, AdmissionRoute> routes;
   private final CertificateKeeper certificates;
-  private final WebhookConfigurations configurations;
   private final WebhookRegistrar registrar;
   private final MeterRegistry registry;
   private final ClusterCache cache;
@@ -57,6 +57,7 @@ public final class WebhookServer implements AutoCloseable {
   private List<MutatingEndpoint> registeredMutators = List.of();
   private final ScheduledExecutorService refresher = DaemonThreads.scheduler("koord4j-webhook-certificates");
 
+  private WebhookConfigurations configurations;
   private AdmissionServer server;
   private ReloadableKeyManager keys;
   private ClientEndpoint endpoint;
@@ -126,15 +127,11 @@ public final class WebhookServer implements AutoCloseable {
    */
   private WebhookServer(
       KubernetesClient client, WebhookSettings settings, Webhooks webhooks, MeterRegistry registry, ClusterCache cache) {
+    this.client = client;
     this.cache = cache;
     this.settings = settings;
     this.registry = registry;
     this.webhooks = webhooks;
-    this.routes =
-        routes(
-            new JobMutator(webhooks.adapters(), webhooks.queues(), settings.useNamespaceDefaultQueue()),
-            webhooks.mutators(),
-            webhooks.validators());
     this.certificates =
         new CertificateKeeper(
             new SharedCertificates(
@@ -144,28 +141,39 @@ public final class WebhookServer implements AutoCloseable {
             this::register,
             settings.settleDelay(),
             Clock.systemUTC());
-    this.configurations =
-        new WebhookConfigurations(
-            settings.configurationNames(),
-            settings.namespace(),
-            settings.managedNamespaces(),
-            settings.useNamespaceDefaultQueue());
     this.registrar = new WebhookRegistrar(client);
   }
 
   /**
-   * Fills the caches, gets the certificates, starts serving, registers the configurations, then
-   * keeps them fresh.
+   * Asks who koord4j is, fills the caches, gets the certificates, starts serving, registers the
+   * configurations, then keeps them fresh.
    */
   public synchronized void start() {
+    String koord4jUser = Koord4jUser.of(client);
+    LOG.info("koord4j acts as {}: only its updates may release a job its queue holds", koord4jUser);
+    configurations =
+        new WebhookConfigurations(
+            settings.configurationNames(),
+            settings.namespace(),
+            settings.managedNamespaces(),
+            settings.useNamespaceDefaultQueue(),
+            koord4jUser);
     if (cache != null) {
       cache.start(CACHE_FILL_TIMEOUT);
       cache.whenProfilesComeOrGo(this::registerLogged);
     }
     keys = new ReloadableKeyManager(certificates.initial());
+    JobMutator jobs =
+        new JobMutator(
+            webhooks.adapters(), webhooks.queues(), settings.useNamespaceDefaultQueue(), koord4jUser);
     server =
         AdmissionServer.start(
-            settings.bindHost(), settings.port(), keys, routes, registry, settings.sharedPort());
+            settings.bindHost(),
+            settings.port(),
+            keys,
+            routes(jobs, webhooks.mutators(), webhooks.validators()),
+            registry,
+            settings.sharedPort());
     endpoint =
         settings.localUrlHost() != null
             ? new ClientEndpoint.Url(settings.localUrlHost(), server.port())

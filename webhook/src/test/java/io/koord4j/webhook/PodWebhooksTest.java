@@ -18,7 +18,7 @@ class PodWebhooksTest {
   @Test
   void gangPodsAreSelectedByThePodGroupLabelAndNeverBlocked() {
     MutatingWebhookConfiguration config =
-        new WebhookConfigurations(new WebhookConfigurations.Names("m", "v"), "koord4j-system", null, false)
+        new WebhookConfigurations(new WebhookConfigurations.Names("m", "v"), "koord4j-system", null, false, "koord4j")
             .mutating(
                 JobAdapters.builtIn(),
                 PodWebhooks.mutating((namespace, group) -> OptionalInt.empty()),

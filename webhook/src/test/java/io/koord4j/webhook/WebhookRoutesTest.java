@@ -36,10 +36,11 @@ class WebhookRoutesTest {
             new WebhookConfigurations.Names("m", "v"),
             "koord4j-system",
             new LabelSelectorBuilder().addToMatchLabels("managed", "true").build(),
-            true);
+            true,
+            "koord4j");
     Map<String, AdmissionRoute> routes =
         WebhookServer.routes(
-            new JobMutator(JobAdapters.builtIn(), FixedQueues.NONE, true), mutators, validators);
+            new JobMutator(JobAdapters.builtIn(), FixedQueues.NONE, true, "koord4j"), mutators, validators);
 
     List<MutatingWebhook> mutating =
         configurations.mutating(JobAdapters.builtIn(), mutators, ENDPOINT, "bundle").getWebhooks();

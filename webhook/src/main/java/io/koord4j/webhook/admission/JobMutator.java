@@ -1,6 +1,5 @@
 package io.koord4j.webhook.admission;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -12,10 +11,10 @@ import io.koord4j.jobs.JobAdapter;
 import io.koord4j.jobs.JobAdapters;
 import io.koord4j.jobs.JsonField;
 import io.koord4j.jobs.JsonFieldEdit;
+import io.koord4j.jobs.QueueMembership;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -35,7 +34,8 @@ import java.util.Optional;
  * <p>Updates, as Kueue does: a queued job that runs (admitted, not suspended) keeps its queue and
  * the size its queue admitted (pod counts and requests; no kind koord4j queues resizes a running
  * gang). Such an update is refused unless it also suspends the job; the job reconciler undoes a
- * change that lands anyway.
+ * change that lands anyway. A job its queue holds stays held until koord4j resumes it ({@link
+ * QueuedJobChanges}): nobody else may resume it, nor take it out of every queue.
  */
 public final class JobMutator {
   /** The queue a job without a queue label joins when the namespace has one of this name. */
@@ -44,16 +44,25 @@ public final class JobMutator {
   private final JobAdapters adapters;
   private final QueueLookup queues;
   private final boolean useNamespaceDefaultQueue;
+  private final String koord4jUser;
   private final Clock clock;
 
-  public JobMutator(JobAdapters adapters, QueueLookup queues, boolean useNamespaceDefaultQueue) {
-    this(adapters, queues, useNamespaceDefaultQueue, Clock.systemUTC());
+  /** @param koord4jUser the user koord4j resumes jobs as, whose updates may release a held job */
+  public JobMutator(
+      JobAdapters adapters, QueueLookup queues, boolean useNamespaceDefaultQueue, String koord4jUser) {
+    this(adapters, queues, useNamespaceDefaultQueue, koord4jUser, Clock.systemUTC());
   }
 
-  JobMutator(JobAdapters adapters, QueueLookup queues, boolean useNamespaceDefaultQueue, Clock clock) {
+  JobMutator(
+      JobAdapters adapters,
+      QueueLookup queues,
+      boolean useNamespaceDefaultQueue,
+      String koord4jUser,
+      Clock clock) {
     this.adapters = adapters;
     this.queues = queues;
     this.useNamespaceDefaultQueue = useNamespaceDefaultQueue;
+    this.koord4jUser = koord4jUser;
     this.clock = clock;
   }
 
@@ -81,7 +90,7 @@ public final class JobMutator {
     }
     try {
       return update
-          ? checkUpdate(request, adapter.get())
+          ? checkUpdate(request, job, adapter.get(), namespaceManaged)
           : hold(request, job, adapter.get(), namespaceManaged);
     } catch (IllegalArgumentException e) {
       return AdmissionResponses.deny(
@@ -95,7 +104,7 @@ public final class JobMutator {
    */
   private AdmissionReview hold(
       AdmissionRequest request, ObjectNode job, JobAdapter<?> adapter, boolean namespaceManaged) {
-    ObjectMeta metadata = metadata(job);
+    ObjectMeta metadata = Json.metadata(job);
     if (adapter.isSkipped(metadata)) {
       return AdmissionResponses.allow(request);
     }
@@ -111,7 +120,7 @@ public final class JobMutator {
       return AdmissionResponses.allow(request);
     }
     List<JsonField> fields = new ArrayList<>();
-    if (queue.isPresent() && !hasQueueLabel(metadata)) {
+    if (queue.isPresent() && QueueMembership.queueLabel(metadata).isEmpty()) {
       fields.add(JsonField.of(queue.get(), "metadata", "labels", WellKnown.KUEUE_QUEUE_NAME));
     }
     fields.addAll(adapter.enqueueFields(metadata, clock.instant()));
@@ -123,28 +132,32 @@ public final class JobMutator {
     return AdmissionResponses.allowPatched(request, JsonFieldEdit.apply(job, fields), warnings);
   }
 
-  private <T extends HasMetadata> AdmissionReview checkUpdate(AdmissionRequest request, JobAdapter<T> adapter) {
-    T before = typed(request.getOldObject(), adapter);
-    T after = typed(request.getObject(), adapter);
-    Optional<String> refusal = RunningJobChanges.refusal(adapter, before, after);
+  /** Refuses what a job its queue holds, or a running one, may not change; {@code job} is the new object. */
+  private <T extends HasMetadata> AdmissionReview checkUpdate(
+      AdmissionRequest request, ObjectNode job, JobAdapter<T> adapter, boolean namespaceManaged) {
+    Optional<String> refusal =
+        heldJobRefusal(request, job, adapter, namespaceManaged)
+            .or(() -> RunningJobChanges.refusal(
+                adapter, typed(request.getOldObject(), adapter), typed(request.getObject(), adapter)));
     return refusal.isPresent()
         ? AdmissionResponses.deny(request, 422, refusal.get())
         : AdmissionResponses.allow(request);
+  }
+
+  /** Why only koord4j may change a held job so; empty when anyone may, or koord4j writes. */
+  private Optional<String> heldJobRefusal(
+      AdmissionRequest request, ObjectNode job, JobAdapter<?> adapter, boolean namespaceManaged) {
+    boolean byKoord4j =
+        request.getUserInfo() != null && koord4jUser.equals(request.getUserInfo().getUsername());
+    return byKoord4j
+        ? Optional.empty()
+        : QueuedJobChanges.refusal(adapter, json(request.getOldObject()), job, namespaceManaged);
   }
 
   /** A copy of the review's object as JSON, which a review read by the endpoint holds already. */
   private static ObjectNode json(Object object) {
     JsonNode json = object instanceof JsonNode tree ? tree.deepCopy() : Json.MAPPER.valueToTree(object);
     return json instanceof ObjectNode job ? job : Json.MAPPER.createObjectNode();
-  }
-
-  /** @throws IllegalArgumentException when the metadata cannot be read as such */
-  private static ObjectMeta metadata(ObjectNode job) {
-    try {
-      return Json.MAPPER.treeToValue(job.get("metadata"), ObjectMeta.class);
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("metadata: " + e.getOriginalMessage(), e);
-    }
   }
 
   /**
@@ -160,16 +173,5 @@ public final class JobMutator {
 
   static String missingQueueWarning(String queue) {
     return "queue \"" + queue + "\" does not exist; the job stays suspended until it is created";
-  }
-
-  private static boolean hasQueueLabel(ObjectMeta metadata) {
-    Map<String, String> labels = metadata == null ? null : metadata.getLabels();
-    return labels != null
-        && (isSet(labels.get(WellKnown.KUEUE_QUEUE_NAME))
-            || isSet(labels.get(WellKnown.QUOTA_NAME)));
-  }
-
-  private static boolean isSet(String value) {
-    return value != null && !value.isBlank();
   }
 }

@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The webhook configurations koord4j owns, built from settings alone (no client calls).
@@ -44,17 +45,23 @@ import java.util.Map;
  * Entries 1–3, the mutating entries of other objects (unless they say otherwise) and every
  * validating entry fail closed (failurePolicy Fail): a queued job must not start unqueued, nor a
  * quota skip its checks.
+ * Entries 1–3 also see the updates that may release a job its queue holds ({@link JobUpdates}).
+ * The API server calls a webhook when its object selector matches the object before or after the
+ * update, so a job whose queue label is removed still reaches entry 1 or 2.
  * koord4j's own namespace is never matched, so koord4j can always start. Jobs named only by the
  * {@code koord-queue/queue-name} annotation reach the webhook through entries 3 or 4 only, since
  * annotations cannot be selected.
  *
  * @param managedNamespaces namespaces whose jobs are all queued, or null for none
+ * @param koord4jUser the user koord4j's client is authenticated as (see {@link Koord4jUser}): only
+ *     its updates may resume a job its queue holds, so the API server need not send them
  */
 public record WebhookConfigurations(
     Names names,
     String ownNamespace,
     LabelSelector managedNamespaces,
-    boolean useNamespaceDefaultQueue) {
+    boolean useNamespaceDefaultQueue,
+    String koord4jUser) {
   /** Where the API server sends jobs matched by their labels. */
   public static final String JOBS_PATH = "/mutate-jobs";
   /** Where it sends unlabelled jobs of managed namespaces. */
@@ -70,6 +77,10 @@ public record WebhookConfigurations(
   private static final String NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
   private static final Map<String, String> OWNER_LABELS =
       Map.of("app.kubernetes.io/managed-by", "koord4j");
+
+  public WebhookConfigurations {
+    Objects.requireNonNull(koord4jUser, "koord4jUser");
+  }
 
   /** The configuration names; tests use their own so they never collide with a real install. */
   public record Names(String mutating, String validating) {
@@ -88,33 +99,35 @@ public record WebhookConfigurations(
       String caBundlePem) {
     List<RuleWithOperations> rules =
         adapters.all().stream().map(adapter -> jobRule(adapter, "CREATE")).toList();
-    // Queued jobs are also checked on update: a running gang keeps its queue and its size.
+    // Queued jobs are also checked on update: a held job stays held, a running gang keeps its
+    // queue and its size.
     List<RuleWithOperations> queuedRules =
         adapters.all().stream().map(adapter -> jobRule(adapter, "CREATE", "UPDATE")).toList();
-    MatchCondition runningUpdates = RunningUpdates.condition(adapters.all());
+    MatchCondition labelledJobUpdates = JobUpdates.labelledJobs(adapters.all(), koord4jUser);
     List<MutatingWebhook> webhooks = new ArrayList<>();
     webhooks.add(
         mutatingWebhook("queue-name.jobs.koord4j.io", queuedRules, endpoint, caBundlePem, JOBS_PATH)
             .withObjectSelector(selector(exists(WellKnown.KUEUE_QUEUE_NAME)))
-            .withMatchConditions(runningUpdates)
+            .withMatchConditions(labelledJobUpdates)
             .withNamespaceSelector(notOwnNamespace(null))
             .build());
     webhooks.add(
         mutatingWebhook("quota-name.jobs.koord4j.io", queuedRules, endpoint, caBundlePem, JOBS_PATH)
             .withObjectSelector(
                 selector(exists(WellKnown.QUOTA_NAME), absent(WellKnown.KUEUE_QUEUE_NAME)))
-            .withMatchConditions(runningUpdates)
+            .withMatchConditions(labelledJobUpdates)
             .withNamespaceSelector(notOwnNamespace(null))
             .build());
     if (managedNamespaces != null) {
       webhooks.add(
           mutatingWebhook(
                   "managed-namespaces.jobs.koord4j.io",
-                  rules,
+                  queuedRules,
                   endpoint,
                   caBundlePem,
                   MANAGED_NAMESPACE_JOBS_PATH)
               .withObjectSelector(unlabelled())
+              .withMatchConditions(JobUpdates.managedNamespaceJobs(adapters.all(), koord4jUser))
               .withNamespaceSelector(notOwnNamespace(managedNamespaces))
               .build());
     }

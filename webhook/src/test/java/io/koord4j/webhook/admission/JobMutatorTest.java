@@ -25,8 +25,9 @@ class JobMutatorTest {
   private static final String NS = "team-a";
   private final FixedQueues queues = FixedQueues.in(NS, "gpu", "default");
   private static final Instant NOW = Instant.parse("2026-12-02T09:00:00Z");
+  private static final String KOORD4J = "system:serviceaccount:koord4j-system:koord4j-manager";
   private final AdmissionHandler labelled =
-      new JobMutator(JobAdapters.builtIn(), queues, false, Clock.fixed(NOW, ZoneOffset.UTC)).handler(false);
+      new JobMutator(JobAdapters.builtIn(), queues, false, KOORD4J, Clock.fixed(NOW, ZoneOffset.UTC)).handler(false);
 
   @Test
   void queuedJobIsSuspendedAndKeepsItsLabels() {
@@ -126,7 +127,7 @@ class JobMutatorTest {
   @Test
   void unlabelledJobInManagedNamespaceIsSuspendedWithoutLabel() {
     AdmissionHandler managed =
-        new JobMutator(JobAdapters.builtIn(), FixedQueues.NONE, false).handler(true);
+        new JobMutator(JobAdapters.builtIn(), FixedQueues.NONE, false, KOORD4J).handler(true);
     AdmissionReview request = create(job(NS, Map.of(), Map.of()));
 
     JsonNode stored = patched(request, managed.handle(request));
@@ -138,7 +139,7 @@ class JobMutatorTest {
   @Test
   void namespaceDefaultQueueIsUsedOnlyWhenEnabledAndPresent() {
     AdmissionHandler withDefault =
-        new JobMutator(JobAdapters.builtIn(), queues, true).handler(false);
+        new JobMutator(JobAdapters.builtIn(), queues, true, KOORD4J).handler(false);
     AdmissionReview inTeamA = create(job(NS, Map.of("app", "x"), Map.of()));
     AdmissionReview elsewhere = create(job("other", Map.of("app", "x"), Map.of()));
 
@@ -168,7 +169,7 @@ class JobMutatorTest {
   @Test
   void aQueueKeptInAnotherNamespaceDrawsNoWarning() {
     AdmissionHandler koordQueue =
-        new JobMutator(JobAdapters.builtIn(), FixedQueues.in("koord-queue", "team-b"), false)
+        new JobMutator(JobAdapters.builtIn(), FixedQueues.in("koord-queue", "team-b"), false, KOORD4J)
             .handler(false);
 
     AdmissionReview answer =
@@ -307,7 +308,7 @@ class JobMutatorTest {
           headGroupSpec: {template: {spec: {containers: [{name: ray-head, image: ray}]}}}
         """, RayCluster.class);
     AdmissionHandler managed =
-        new JobMutator(JobAdapters.builtIn(), queues, false).handler(true);
+        new JobMutator(JobAdapters.builtIn(), queues, false, KOORD4J).handler(true);
 
     AdmissionReview answer = managed.handle(create(cluster));
 

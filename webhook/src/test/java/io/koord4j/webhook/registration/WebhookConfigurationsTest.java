@@ -16,10 +16,11 @@ import org.junit.jupiter.api.Test;
 class WebhookConfigurationsTest {
   private static final String BUNDLE = "-----BEGIN CERTIFICATE-----\nAA==\n-----END CERTIFICATE-----\n";
   private static final WebhookConfigurations.Names NAMES = new WebhookConfigurations.Names("m", "v");
+  private static final String KOORD4J = "system:serviceaccount:koord4j-system:koord4j-manager";
 
   @Test
   void queuedJobsAreSelectedByEitherLabelAndFailClosed() {
-    MutatingWebhookConfiguration config = new WebhookConfigurations(NAMES, "koord4j-system", null, false)
+    MutatingWebhookConfiguration config = new WebhookConfigurations(NAMES, "koord4j-system", null, false, KOORD4J)
         .mutating(JobAdapters.builtIn(), List.of(), new ClientEndpoint.Url("127.0.0.1", 9443), BUNDLE);
 
     assertThat(config.getMetadata().getName()).isEqualTo("m");
@@ -33,6 +34,10 @@ class WebhookConfigurationsTest {
       assertThat(webhook.getRules().get(0).getOperations()).containsExactly("CREATE", "UPDATE");
       assertThat(webhook.getNamespaceSelector().getMatchExpressions().get(0).getValues())
           .containsExactly("koord4j-system");
+      assertThat(webhook.getMatchConditions()).singleElement().satisfies(condition -> {
+        assertThat(condition.getName()).isEqualTo(JobUpdates.LABELLED_JOBS);
+        assertThat(condition.getExpression()).contains("request.userInfo.username != '" + KOORD4J + "'");
+      });
     });
     MutatingWebhook byQuota = config.getWebhooks().get(1);
     assertThat(byQuota.getObjectSelector().getMatchExpressions())
@@ -42,7 +47,7 @@ class WebhookConfigurationsTest {
 
   @Test
   void everyJobKindIsListedByGroupVersionAndResource() {
-    MutatingWebhookConfiguration config = new WebhookConfigurations(NAMES, "koord4j-system", null, false)
+    MutatingWebhookConfiguration config = new WebhookConfigurations(NAMES, "koord4j-system", null, false, KOORD4J)
         .mutating(JobAdapters.builtIn(), List.of(), new ClientEndpoint.Url("127.0.0.1", 9443), BUNDLE);
 
     assertThat(config.getWebhooks().get(0).getRules())
@@ -61,7 +66,7 @@ class WebhookConfigurationsTest {
   @Test
   void managedNamespacesAndDefaultQueueAddEntries() {
     var managed = new LabelSelectorBuilder().addToMatchLabels("koord4j.io/managed", "true").build();
-    MutatingWebhookConfiguration config = new WebhookConfigurations(NAMES, "koord4j-system", managed, true)
+    MutatingWebhookConfiguration config = new WebhookConfigurations(NAMES, "koord4j-system", managed, true, KOORD4J)
         .mutating(JobAdapters.builtIn(), List.of(), new ClientEndpoint.Service("koord4j-system", "wh", 443), BUNDLE);
 
     assertThat(config.getWebhooks()).extracting(MutatingWebhook::getName).containsExactly(
@@ -72,7 +77,12 @@ class WebhookConfigurationsTest {
     assertThat(inManaged.getClientConfig().getService().getPath())
         .isEqualTo(WebhookConfigurations.MANAGED_NAMESPACE_JOBS_PATH);
     assertThat(inManaged.getFailurePolicy()).isEqualTo("Fail");
-    assertThat(config.getWebhooks().get(3).getFailurePolicy()).isEqualTo("Ignore");
+    assertThat(inManaged.getRules().get(0).getOperations()).containsExactly("CREATE", "UPDATE");
+    assertThat(inManaged.getMatchConditions()).extracting(condition -> condition.getName())
+        .containsExactly(JobUpdates.MANAGED_NAMESPACE_JOBS);
+    MutatingWebhook defaultQueue = config.getWebhooks().get(3);
+    assertThat(defaultQueue.getFailurePolicy()).isEqualTo("Ignore");
+    assertThat(defaultQueue.getRules().get(0).getOperations()).containsExactly("CREATE");
   }
 
   @Test
@@ -82,7 +92,7 @@ class WebhookConfigurationsTest {
     var validator = new ValidatingEndpoint("elasticquotas.koord4j.io", "/validate-elasticquotas",
         List.of(rule), review -> AdmissionResponses.allow(review.getRequest()));
 
-    var config = new WebhookConfigurations(NAMES, "koord4j-system", null, false)
+    var config = new WebhookConfigurations(NAMES, "koord4j-system", null, false, KOORD4J)
         .validating(List.of(validator), new ClientEndpoint.Url("127.0.0.1", 1), BUNDLE);
 
     assertThat(config.getMetadata().getName()).isEqualTo("v");
@@ -99,7 +109,7 @@ class WebhookConfigurationsTest {
     var mutator = new MutatingEndpoint("defaults.elasticquotas.koord4j.io", "/mutate-elasticquotas",
         List.of(rule), review -> AdmissionResponses.allow(review.getRequest()));
 
-    var config = new WebhookConfigurations(NAMES, "koord4j-system", null, false)
+    var config = new WebhookConfigurations(NAMES, "koord4j-system", null, false, KOORD4J)
         .mutating(JobAdapters.builtIn(), List.of(mutator), new ClientEndpoint.Url("127.0.0.1", 1), BUNDLE);
 
     assertThat(config.getWebhooks()).last().satisfies(webhook -> {
