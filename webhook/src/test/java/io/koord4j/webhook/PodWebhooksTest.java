@@ -37,7 +37,7 @@ class PodWebhooksTest {
           .extracting(e -> e.getKey() + " " + e.getOperator())
           .containsExactly(WellKnown.POD_GROUP_LABEL + " Exists");
       assertThat(webhook.getNamespaceSelector().getMatchExpressions().get(0).getValues())
-          .containsExactly("koord4j-system");
+          .containsExactly("koord4j-system", "kube-system");
       assertThat(webhook.getClientConfig().getUrl()).endsWith("/mutate-pods-gangs");
       assertThat(webhook.getMatchConditions()).singleElement().satisfies(condition ->
           assertThat(condition.getExpression())

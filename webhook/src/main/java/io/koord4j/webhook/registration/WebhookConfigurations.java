@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
  * The webhook configurations koord4j owns, built from settings alone (no client calls).
@@ -48,9 +49,10 @@ import java.util.Objects;
  * Entries 1–3 also see the updates that may release a job its queue holds ({@link JobUpdates}).
  * The API server calls a webhook when its object selector matches the object before or after the
  * update, so a job whose queue label is removed still reaches entry 1 or 2.
- * koord4j's own namespace is never matched, so koord4j can always start. Jobs named only by the
- * {@code koord-queue/queue-name} annotation reach the webhook through entries 3 or 4 only, since
- * annotations cannot be selected.
+ * koord4j's own namespace is never matched, so koord4j can always start, nor is {@value
+ * #SYSTEM_NAMESPACE}, so a broken koord4j never blocks the cluster's own components. Jobs named
+ * only by the {@code koord-queue/queue-name} annotation reach the webhook through entries 3 or 4
+ * only, since annotations cannot be selected.
  *
  * @param managedNamespaces namespaces whose jobs are all queued, or null for none
  * @param koord4jUser the user koord4j's client is authenticated as (see {@link Koord4jUser}): only
@@ -73,6 +75,9 @@ public record WebhookConfigurations(
   public static final String DEFAULT_QUEUE_JOBS_PATH = "/mutate-jobs-default-queue";
   /** How long the API server waits for every koord4j webhook. */
   public static final int TIMEOUT_SECONDS = 10;
+
+  /** The namespace of the cluster's own components, which no koord4j webhook matches. */
+  public static final String SYSTEM_NAMESPACE = "kube-system";
 
   private static final String NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
   private static final Map<String, String> OWNER_LABELS =
@@ -109,14 +114,14 @@ public record WebhookConfigurations(
         mutatingWebhook("queue-name.jobs.koord4j.io", queuedRules, endpoint, caBundlePem, JOBS_PATH)
             .withObjectSelector(selector(exists(WellKnown.KUEUE_QUEUE_NAME)))
             .withMatchConditions(labelledJobUpdates)
-            .withNamespaceSelector(notOwnNamespace(null))
+            .withNamespaceSelector(notExempt(null))
             .build());
     webhooks.add(
         mutatingWebhook("quota-name.jobs.koord4j.io", queuedRules, endpoint, caBundlePem, JOBS_PATH)
             .withObjectSelector(
                 selector(exists(WellKnown.QUOTA_NAME), absent(WellKnown.KUEUE_QUEUE_NAME)))
             .withMatchConditions(labelledJobUpdates)
-            .withNamespaceSelector(notOwnNamespace(null))
+            .withNamespaceSelector(notExempt(null))
             .build());
     if (managedNamespaces != null) {
       webhooks.add(
@@ -128,7 +133,7 @@ public record WebhookConfigurations(
                   MANAGED_NAMESPACE_JOBS_PATH)
               .withObjectSelector(unlabelled())
               .withMatchConditions(JobUpdates.managedNamespaceJobs(adapters.all(), koord4jUser))
-              .withNamespaceSelector(notOwnNamespace(managedNamespaces))
+              .withNamespaceSelector(notExempt(managedNamespaces))
               .build());
     }
     if (useNamespaceDefaultQueue) {
@@ -140,7 +145,7 @@ public record WebhookConfigurations(
                   caBundlePem,
                   DEFAULT_QUEUE_JOBS_PATH)
               .withObjectSelector(unlabelled())
-              .withNamespaceSelector(notOwnNamespace(null))
+              .withNamespaceSelector(notExempt(null))
               .withFailurePolicy("Ignore")
               .build());
     }
@@ -149,7 +154,7 @@ public record WebhookConfigurations(
           mutatingWebhook(mutator.name(), mutator.rules(), endpoint, caBundlePem, mutator.path())
               .withObjectSelector(mutator.objectSelector())
               .withMatchConditions(mutator.matchConditions())
-              .withNamespaceSelector(notOwnNamespace(null))
+              .withNamespaceSelector(notExempt(null))
               .withFailurePolicy(mutator.failurePolicy())
               .build());
     }
@@ -170,7 +175,7 @@ public record WebhookConfigurations(
                         .withRules(validator.rules())
                         .withClientConfig(endpoint.clientConfig(validator.path(), caBundlePem))
                         .withMatchConditions(validator.matchConditions())
-                        .withNamespaceSelector(notOwnNamespace(null))
+                        .withNamespaceSelector(notExempt(null))
                         .withFailurePolicy("Fail")
                         .withSideEffects("None")
                         .withAdmissionReviewVersions("v1")
@@ -215,7 +220,8 @@ public record WebhookConfigurations(
         operations);
   }
 
-  private LabelSelector notOwnNamespace(LabelSelector base) {
+  /** The namespaces of {@code base} (every one when null) but koord4j's own and the system's. */
+  private LabelSelector notExempt(LabelSelector base) {
     LabelSelectorBuilder builder =
         base == null ? new LabelSelectorBuilder() : new LabelSelectorBuilder(base);
     return builder
@@ -223,7 +229,7 @@ public record WebhookConfigurations(
             new LabelSelectorRequirementBuilder()
                 .withKey(NAMESPACE_NAME_LABEL)
                 .withOperator("NotIn")
-                .withValues(ownNamespace)
+                .withValues(Stream.of(ownNamespace, SYSTEM_NAMESPACE).distinct().toList())
                 .build())
         .build();
   }

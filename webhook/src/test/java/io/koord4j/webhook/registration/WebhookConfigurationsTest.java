@@ -2,15 +2,18 @@ package io.koord4j.webhook.registration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperationsBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhook;
 import io.koord4j.api.WellKnown;
 import io.koord4j.jobs.JobAdapters;
 import io.koord4j.webhook.admission.AdmissionResponses;
 import java.util.Base64;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 class WebhookConfigurationsTest {
@@ -33,7 +36,7 @@ class WebhookConfigurationsTest {
       assertThat(webhook.getRules().get(0).getResources()).containsExactly("jobs");
       assertThat(webhook.getRules().get(0).getOperations()).containsExactly("CREATE", "UPDATE");
       assertThat(webhook.getNamespaceSelector().getMatchExpressions().get(0).getValues())
-          .containsExactly("koord4j-system");
+          .containsExactly("koord4j-system", "kube-system");
       assertThat(webhook.getMatchConditions()).singleElement().satisfies(condition -> {
         assertThat(condition.getName()).isEqualTo(JobUpdates.LABELLED_JOBS);
         assertThat(condition.getExpression()).contains("request.userInfo.username != '" + KOORD4J + "'");
@@ -86,6 +89,37 @@ class WebhookConfigurationsTest {
   }
 
   @Test
+  void noWebhookMatchesTheSystemNamespaceNorKoord4jsOwn() {
+    var managed = new LabelSelectorBuilder().addToMatchLabels("koord4j.io/managed", "true").build();
+    var configurations = new WebhookConfigurations(NAMES, "koord4j-system", managed, true, KOORD4J);
+    var endpoint = new ClientEndpoint.Url("127.0.0.1", 1);
+    var validator = new ValidatingEndpoint("queues.koord4j.io", "/validate-queues", List.of(),
+        review -> AdmissionResponses.allow(review.getRequest()));
+    List<LabelSelector> selectors = Stream.concat(
+            configurations.mutating(JobAdapters.builtIn(), List.of(), endpoint, BUNDLE).getWebhooks().stream()
+                .map(MutatingWebhook::getNamespaceSelector),
+            configurations.validating(List.of(validator), endpoint, BUNDLE).getWebhooks().stream()
+                .map(ValidatingWebhook::getNamespaceSelector))
+        .toList();
+
+    assertThat(selectors).hasSize(5).allSatisfy(selector ->
+        assertThat(selector.getMatchExpressions()).anySatisfy(expression -> {
+          assertThat(expression.getKey()).isEqualTo("kubernetes.io/metadata.name");
+          assertThat(expression.getOperator()).isEqualTo("NotIn");
+          assertThat(expression.getValues()).containsExactlyInAnyOrder("koord4j-system", "kube-system");
+        }));
+  }
+
+  @Test
+  void koord4jInTheSystemNamespaceExcludesItOnce() {
+    MutatingWebhookConfiguration config = new WebhookConfigurations(NAMES, "kube-system", null, false, KOORD4J)
+        .mutating(JobAdapters.builtIn(), List.of(), new ClientEndpoint.Url("127.0.0.1", 1), BUNDLE);
+
+    assertThat(config.getWebhooks().get(0).getNamespaceSelector().getMatchExpressions().get(0).getValues())
+        .containsExactly("kube-system");
+  }
+
+  @Test
   void validatorsFailClosed() {
     var rule = new RuleWithOperationsBuilder().withApiGroups("scheduling.sigs.k8s.io")
         .withApiVersions("v1alpha1").withResources("elasticquotas").withOperations("CREATE", "UPDATE").build();
@@ -117,7 +151,7 @@ class WebhookConfigurationsTest {
       assertThat(webhook.getFailurePolicy()).isEqualTo("Fail");
       assertThat(webhook.getObjectSelector()).isNull();
       assertThat(webhook.getNamespaceSelector().getMatchExpressions()).singleElement()
-          .satisfies(expression -> assertThat(expression.getValues()).containsExactly("koord4j-system"));
+          .satisfies(expression -> assertThat(expression.getValues()).containsExactly("koord4j-system", "kube-system"));
       assertThat(webhook.getClientConfig().getUrl()).endsWith("/mutate-elasticquotas");
     });
   }
