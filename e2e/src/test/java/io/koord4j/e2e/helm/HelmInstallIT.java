@@ -111,12 +111,23 @@ class HelmInstallIT {
               // change; a PodGroup is applied only when one of that name exists (a job requeued at
               // another size). The samples do neither.
               new Access("get", "scheduling.x-k8s.io", "queues"),
+              new Access("patch", "scheduling.x-k8s.io", "queues"),
               new Access("patch", "scheduling.sigs.k8s.io", "podgroups"),
               // The webhook reads a PodGroup its cache does not hold yet.
               new Access("get", "scheduling.sigs.k8s.io", "podgroups"),
               // A gang's PodGroup is applied server-side: the API server checks create when it is
               // missing, but audits the request as patch.
               new Access("create", "scheduling.sigs.k8s.io", "podgroups"),
+              // Checked by the OwnerReferencesPermissionEnforcement admission plugin when a unit
+              // blocks its job's deletion; the local API server does not run that plugin.
+              new Access("update", "batch", "jobs/finalizers"),
+              new Access("update", "kubeflow.org", "tfjobs/finalizers"),
+              new Access("update", "kubeflow.org", "pytorchjobs/finalizers"),
+              new Access("update", "kubeflow.org", "mpijobs/finalizers"),
+              new Access("update", "sparkoperator.k8s.io", "sparkapplications/finalizers"),
+              new Access("update", "ray.io", "rayjobs/finalizers"),
+              new Access("update", "ray.io", "rayclusters/finalizers"),
+              new Access("update", "argoproj.io", "workflows/finalizers"),
               // A unit is re-read when an admission write failed, and updated when its job's queue,
               // priority or demand changes after queueing.
               new Access("get", "scheduling.x-k8s.io", "queueunits"),
