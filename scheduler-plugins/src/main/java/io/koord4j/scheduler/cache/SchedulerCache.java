@@ -246,6 +246,11 @@ public final class SchedulerCache {
     return Optional.ofNullable(pods.get(uid)).map(Entry::pod);
   }
 
+  /** The node a pod is bound or assumed on, if any. */
+  public synchronized Optional<String> nodeOf(String uid) {
+    return Optional.ofNullable(pods.get(uid)).map(Entry::nodeName);
+  }
+
   public synchronized boolean isAssumed(String uid) {
     Entry entry = pods.get(uid);
     return entry != null && entry.assumed();

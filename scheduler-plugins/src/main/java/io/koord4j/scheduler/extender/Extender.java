@@ -30,6 +30,12 @@ import java.util.stream.Collectors;
  * kube-scheduler: filter and prioritize run PreFilter, Filter and Score on the nodes kube-scheduler
  * names, against koord-scheduler's cache; bind runs Reserve, Permit (a gang member waits here for
  * its gang), PreBind and Bind, so a pod's GPUs are chosen, recorded and written when it binds.
+ *
+ * <p>kube-scheduler's extender protocol has no Reserve verb: filter cannot hold room for the node
+ * kube-scheduler will choose, so a filter for another pod may pass on room a pod being bound is
+ * about to take. Bind is therefore where room is claimed: it checks the node again, assumes the
+ * pod and reserves its GPUs under one lock, and refuses when the room is gone; kube-scheduler then
+ * forgets the pod and tries it again.
  */
 public final class Extender {
 
@@ -37,6 +43,8 @@ public final class Extender {
 
   private final Framework framework;
   private final SchedulerCache cache;
+  /** Held from bind's check of the node to the end of Reserve; never while waiting at Permit. */
+  private final Object claiming = new Object();
 
   public Extender(Framework framework, SchedulerCache cache) {
     this.framework = framework;
@@ -86,10 +94,9 @@ public final class Extender {
   }
 
   /**
-   * Checks the node with the pod's filters again (the caller may name any node), reserves the pod
-   * on it, waits at Permit, then PreBind and Bind; on failure gives back what was reserved, and
-   * kube-scheduler retries the pod. Waiting at Permit holds no thread: what follows runs on
-   * {@code after} once the gang is allowed or rejected.
+   * Claims the node for the pod ({@link #claim}), waits at Permit, then PreBind and Bind; on
+   * failure gives back what was reserved, and kube-scheduler retries the pod. Waiting at Permit
+   * holds no thread: what follows runs on {@code after} once the gang is allowed or rejected.
    */
   public CompletableFuture<ExtenderBindingResult> bind(ExtenderBindingArgs args, Executor after) {
     Optional<Pod> known = cache.pod(args.podUid());
@@ -102,14 +109,8 @@ public final class Extender {
     String node = args.node();
     CycleState state = new CycleState();
     Status status = framework.preFilter(state, pod);
-    status = status.isSuccess() ? filter(state, pod, node) : status;
+    status = status.isSuccess() ? claim(state, pod, node) : status;
     if (!status.isSuccess()) {
-      return CompletableFuture.completedFuture(result(status));
-    }
-    cache.assume(pod, node);
-    status = framework.reserve(state, pod, node);
-    if (!status.isSuccess()) {
-      cache.forget(args.podUid());
       return CompletableFuture.completedFuture(result(status));
     }
     return framework
@@ -125,6 +126,34 @@ public final class Extender {
               return result(bound);
             },
             after);
+  }
+
+  /**
+   * Checks the node with the pod's filters again (the caller may name any node), assumes the pod
+   * on it and reserves, as one step against other binds: two pods never both pass on the last
+   * room. A pod already bound or being bound (kube-scheduler retries a bind that timed out while
+   * the first still waits at Permit) is refused, so that its assumption and GPUs stay those of the
+   * first bind.
+   */
+  private Status claim(CycleState state, Pod pod, String node) {
+    String uid = pod.getMetadata().getUid();
+    synchronized (claiming) {
+      Optional<String> placed = cache.nodeOf(uid);
+      if (placed.isPresent()) {
+        return Status.unschedulable("pod is already bound or being bound to node " + placed.get())
+            .by("Extender");
+      }
+      Status status = filter(state, pod, node);
+      if (!status.isSuccess()) {
+        return status;
+      }
+      cache.assume(pod, node);
+      status = framework.reserve(state, pod, node);
+      if (!status.isSuccess()) {
+        cache.forget(uid);
+      }
+      return status;
+    }
   }
 
   private static ExtenderBindingResult result(Status status) {
