@@ -272,7 +272,7 @@ class YarnColocationIT {
 
   private static BatchResources boundRequests(String node) {
     return kube.client().pods().inNamespace(kube.namespace()).withField("spec.nodeName", node).list().getItems().stream()
-        .filter(pod -> !"node-manager".equals(pod.getMetadata().getLabels().get(KubeView.COMPONENT_LABEL)))
+        .filter(pod -> !"node-manager".equals(pod.getMetadata().getLabels().get(NodeViews.COMPONENT_LABEL)))
         .flatMap(pod -> pod.getSpec().getContainers().stream())
         .map(container -> container.getResources().getRequests())
         .map(requests -> new BatchResources(

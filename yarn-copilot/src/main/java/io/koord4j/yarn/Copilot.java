@@ -39,24 +39,31 @@ public final class Copilot implements AutoCloseable {
   private final KubernetesClient client;
   private final Map<String, Configuration> clusters;
   private final Duration period;
+  private final NodeManagerPolicy nodeManagers;
   private final CopilotMetrics metrics;
   private final NodeAnnotations annotations;
   private final List<ResourceManagerClient> resourceManagers = new ArrayList<>();
   private KubeView view;
   private ScheduledExecutorService rounds;
 
+  /** @param nodeManagers which pods labelled as NodeManagers are taken as such */
   public Copilot(
-      KubernetesClient client, Map<String, Configuration> clusters, Duration period, MeterRegistry registry) {
+      KubernetesClient client,
+      Map<String, Configuration> clusters,
+      Duration period,
+      NodeManagerPolicy nodeManagers,
+      MeterRegistry registry) {
     this.client = client;
     this.clusters = Map.copyOf(clusters);
     this.period = period;
+    this.nodeManagers = nodeManagers;
     this.metrics = new CopilotMetrics(registry, Clock.systemUTC());
     this.annotations = new NodeAnnotations(client);
   }
 
   /** Fills the caches of nodes and pods, then starts the rounds. */
   public void start() throws IOException {
-    view = KubeView.start(client);
+    view = KubeView.start(client, nodeManagers);
     for (Map.Entry<String, Configuration> cluster : clusters.entrySet()) {
       resourceManagers.add(new ResourceManagerClient(cluster.getKey(), cluster.getValue()));
       metrics.watch(cluster.getKey());

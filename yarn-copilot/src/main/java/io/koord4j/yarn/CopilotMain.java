@@ -22,7 +22,12 @@ public final class CopilotMain {
     HTTPServer http =
         HTTPServer.builder().port(settings.httpPort()).registry(registry.getPrometheusRegistry()).buildAndStart();
     Copilot copilot =
-        new Copilot(client, ClusterConfigs.load(settings.hadoopConfDir()), settings.period(), registry);
+        new Copilot(
+            client,
+            ClusterConfigs.load(settings.hadoopConfDir()),
+            settings.period(),
+            settings.nodeManagers(),
+            registry);
     LeaderElection election =
         new LeaderElection(client, settings.namespace(), settings.leaseName(), settings.leaseDuration(), copilot::start);
     Thread main = Thread.currentThread();

@@ -2,7 +2,10 @@ package io.koord4j.yarn;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * How the copilot runs, from the environment.
@@ -18,6 +21,9 @@ import java.util.Map;
  * @param hadoopConfDir the YARN clusters' configuration ({@code HADOOP_CONF_DIR}, default {@code
  *     /etc/hadoop/conf}; see {@link ClusterConfigs})
  * @param period how often each cluster is synced ({@code KOORD4J_YARN_SYNC_PERIOD_MS}, default 1000)
+ * @param nodeManagers which pods are NodeManagers ({@code KOORD4J_YARN_NODE_MANAGER_NAMESPACES} and
+ *     {@code KOORD4J_YARN_NODE_MANAGER_SERVICE_ACCOUNTS}, comma-separated; see {@link
+ *     NodeManagerPolicy})
  */
 public record CopilotSettings(
     String namespace,
@@ -25,16 +31,37 @@ public record CopilotSettings(
     Duration leaseDuration,
     int httpPort,
     Path hadoopConfDir,
-    Duration period) {
+    Duration period,
+    NodeManagerPolicy nodeManagers) {
 
   public static CopilotSettings from(Map<String, String> env) {
+    String namespace = env.getOrDefault("KOORD4J_NAMESPACE", "koord4j-system");
     return new CopilotSettings(
-        env.getOrDefault("KOORD4J_NAMESPACE", "koord4j-system"),
+        namespace,
         env.getOrDefault("KOORD4J_LEASE_NAME", "koord4j-yarn-copilot"),
         Duration.ofSeconds(positive(env, "KOORD4J_LEASE_DURATION_SECONDS", "15")),
         Math.toIntExact(port(env)),
         Path.of(env.getOrDefault("HADOOP_CONF_DIR", "/etc/hadoop/conf")),
-        Duration.ofMillis(positive(env, "KOORD4J_YARN_SYNC_PERIOD_MS", "1000")));
+        Duration.ofMillis(positive(env, "KOORD4J_YARN_SYNC_PERIOD_MS", "1000")),
+        new NodeManagerPolicy(
+            names(env, "KOORD4J_YARN_NODE_MANAGER_NAMESPACES", namespace),
+            names(
+                env,
+                "KOORD4J_YARN_NODE_MANAGER_SERVICE_ACCOUNTS",
+                NodeManagerPolicy.DEFAULT_SERVICE_ACCOUNT)));
+  }
+
+  /** A comma-separated list of names; one that names none would accept no NodeManager at all. */
+  private static Set<String> names(Map<String, String> env, String name, String fallback) {
+    Set<String> names =
+        Arrays.stream(env.getOrDefault(name, fallback).split(","))
+            .map(String::trim)
+            .filter(entry -> !entry.isEmpty())
+            .collect(Collectors.toSet());
+    if (names.isEmpty()) {
+      throw new IllegalArgumentException(name + " must name at least one, got '" + env.get(name) + "'");
+    }
+    return names;
   }
 
   private static long positive(Map<String, String> env, String name, String fallback) {

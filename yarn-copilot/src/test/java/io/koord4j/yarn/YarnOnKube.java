@@ -7,10 +7,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeAddress;
+import io.fabric8.kubernetes.api.model.NodeAddressBuilder;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.api.WellKnown;
 import io.koord4j.testing.LocalCluster;
@@ -24,7 +27,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Stream;
 
 /**
  * One test run of YARN on the local Kubernetes cluster: Hadoop's minicluster with two NodeManagers,
@@ -58,6 +63,10 @@ final class YarnOnKube implements AutoCloseable {
       kube.client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(kube.namespace()).endMetadata().build())
           .create();
       kube.account = ChartAccount.install(kube.client, "yc-" + kube.run, kube.namespace());
+      kube.client.serviceAccounts().inNamespace(kube.namespace())
+          .resource(new ServiceAccountBuilder().withNewMetadata().withName(NodeManagerPolicy.DEFAULT_SERVICE_ACCOUNT)
+              .endMetadata().build())
+          .create();
       kube.copilotClient = kube.account.client();
       kube.yarn = MiniYarn.start(prefix, 2, Path.of("target", prefix + "-conf"));
       List<NodeManagerId> nodeManagers = new ArrayList<>(kube.yarn.reports().keySet());
@@ -114,13 +123,21 @@ final class YarnOnKube implements AutoCloseable {
     createPod(nodeManagerPod("nm-b", nodeB, nodeManagerB));
   }
 
-  /** Starts the copilot as the chart's account, syncing every second. */
+  /**
+   * Starts the copilot as the chart's account, syncing every second and taking NodeManager pods
+   * of this run's namespace that run as the default NodeManager account.
+   */
   void startCopilot(MeterRegistry metrics) throws Exception {
-    copilot = new Copilot(copilotClient, ClusterConfigs.load(yarn.confDir()), Duration.ofSeconds(1), metrics);
+    NodeManagerPolicy nodeManagers =
+        new NodeManagerPolicy(Set.of(namespace()), Set.of(NodeManagerPolicy.DEFAULT_SERVICE_ACCOUNT));
+    copilot = new Copilot(copilotClient, ClusterConfigs.load(yarn.confDir()), Duration.ofSeconds(1), nodeManagers, metrics);
     copilot.start();
   }
 
-  /** A KWOK node with this CPU and memory, labelled with its hostname and {@code labels}. */
+  /**
+   * A KWOK node with this CPU and memory, labelled with its hostname and {@code labels}, and with
+   * the minicluster's NodeManager host among its addresses, so that either NodeManager may run on it.
+   */
   void createNode(String name, String cpu, String memory, Map<String, String> labels) {
     nodes.add(name);
     Map<String, Quantity> capacity = Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory), "pods", new Quantity("30"));
@@ -129,9 +146,15 @@ final class YarnOnKube implements AutoCloseable {
     Node node = new NodeBuilder()
         .withNewMetadata().withName(name).addToAnnotations("kwok.x-k8s.io/node", "fake").addToLabels(allLabels).endMetadata()
         .withNewSpec().addNewTaint().withKey(prefix).withValue(run).withEffect("NoSchedule").endTaint().endSpec()
-        .withNewStatus().withCapacity(capacity).withAllocatable(capacity).endStatus()
+        .withNewStatus().withCapacity(capacity).withAllocatable(capacity).withAddresses(nodeManagerAddresses()).endStatus()
         .build();
     client.resource(node).create();
+  }
+
+  private List<NodeAddress> nodeManagerAddresses() {
+    return Stream.of(nodeManagerA, nodeManagerB).map(NodeManagerId::host).distinct()
+        .map(host -> new NodeAddressBuilder().withType("Hostname").withAddress(host).build())
+        .toList();
   }
 
   void createPod(Pod pod) {
@@ -142,10 +165,10 @@ final class YarnOnKube implements AutoCloseable {
   Pod nodeManagerPod(String name, String node, NodeManagerId id) {
     return new PodBuilder()
         .withNewMetadata().withName(name).withNamespace(namespace())
-        .addToLabels(KubeView.COMPONENT_LABEL, KubeView.NODE_MANAGER)
+        .addToLabels(NodeViews.COMPONENT_LABEL, NodeViews.NODE_MANAGER)
         .addToAnnotations(NodeManagerId.NODE_ID_ANNOTATION, id.nodeId())
         .endMetadata()
-        .withNewSpec().withNodeName(node)
+        .withNewSpec().withNodeName(node).withServiceAccountName(NodeManagerPolicy.DEFAULT_SERVICE_ACCOUNT)
         .addNewToleration().withKey(prefix).withOperator("Exists").endToleration()
         .addNewContainer().withName("node-manager").withImage("apache/hadoop:3").endContainer()
         .endSpec()
