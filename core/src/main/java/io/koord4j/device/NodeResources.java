@@ -5,8 +5,12 @@ import io.koord4j.quantity.ResourceQuantities;
 /** CPU (milli-CPU), memory (bytes) and pod slots of a node: what it has, or what is left. */
 public record NodeResources(long milliCpu, long memoryBytes, int pods) {
 
+  /** Never wraps round: pods asking for more than a long leave a node full, not free. */
   public NodeResources minus(long milliCpu, long memoryBytes) {
-    return new NodeResources(this.milliCpu - milliCpu, this.memoryBytes - memoryBytes, pods - 1);
+    return new NodeResources(
+        ResourceQuantities.saturatedDifference(this.milliCpu, milliCpu),
+        ResourceQuantities.saturatedDifference(this.memoryBytes, memoryBytes),
+        pods - 1);
   }
 
   /** Why one pod of this size does not fit, or null when it does. */

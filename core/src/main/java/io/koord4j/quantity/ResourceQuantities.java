@@ -212,6 +212,28 @@ public final class ResourceQuantities {
     return whole.compareTo(LONG_MIN) < 0 ? Long.MIN_VALUE : whole.longValueExact();
   }
 
+  /**
+   * {@code a + b} in whole base units, held at {@link Long#MAX_VALUE} (or {@link Long#MIN_VALUE})
+   * instead of wrapping round: as in {@link #baseUnits}, an amount beyond a long is as good as
+   * unlimited, so pods asking for such amounts must not sum to a negative one.
+   */
+  public static long saturatedSum(long a, long b) {
+    try {
+      return Math.addExact(a, b);
+    } catch (ArithmeticException overflow) {
+      return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+  }
+
+  /** {@code a - b} in whole base units, held at the bounds of a long as in {@link #saturatedSum}. */
+  public static long saturatedDifference(long a, long b) {
+    try {
+      return Math.subtractExact(a, b);
+    } catch (ArithmeticException overflow) {
+      return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+  }
+
   private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
   private static final BigDecimal LONG_MIN = BigDecimal.valueOf(Long.MIN_VALUE);
 

@@ -163,6 +163,16 @@ class ResourceQuantitiesTest {
   }
 
   @Test
+  void sumsAndDifferencesOfBaseUnitsStopAtTheBoundsOfALongInsteadOfWrapping() {
+    assertThat(ResourceQuantities.saturatedSum(Long.MAX_VALUE, Long.MAX_VALUE)).isEqualTo(Long.MAX_VALUE);
+    assertThat(ResourceQuantities.saturatedSum(Long.MIN_VALUE, -1)).isEqualTo(Long.MIN_VALUE);
+    assertThat(ResourceQuantities.saturatedDifference(-5, Long.MAX_VALUE)).isEqualTo(Long.MIN_VALUE);
+    assertThat(ResourceQuantities.saturatedDifference(0, Long.MIN_VALUE)).isEqualTo(Long.MAX_VALUE);
+    assertThat(ResourceQuantities.saturatedSum(40, 2)).isEqualTo(42);
+    assertThat(ResourceQuantities.saturatedDifference(40, 50)).isEqualTo(-10);
+  }
+
+  @Test
   void multipliesEveryAmount() {
     assertThat(ResourceQuantities.times(Map.of("cpu", new BigDecimal("0.25")), 4))
         .containsExactly(Map.entry("cpu", BigDecimal.ONE));

@@ -18,6 +18,7 @@ import io.koord4j.quantity.ResourceQuantities;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** One node with what its bound pods hold, for gang placement. */
 final class NodeModel {
@@ -34,14 +35,30 @@ final class NodeModel {
     NodeResources free = allocatable;
     NodeGpuUsage usage = NodeGpuUsage.NONE;
     for (Pod pod : pods) {
-      PodDemand demand = PodDemand.ofBound(pod);
-      free = free.minus(demand.milliCpu(), demand.memoryBytes());
-      GpuAllocation held = heldGpus(pod, demand, gpus, usage);
+      Optional<PodDemand> demand = demandOf(pod);
+      if (demand.isEmpty()) {
+        continue;
+      }
+      free = free.minus(demand.get().milliCpu(), demand.get().memoryBytes());
+      GpuAllocation held = heldGpus(pod, demand.get(), gpus, usage);
       if (held != null) {
         usage = usage.reserve(held);
       }
     }
     return new ClusterNode(gpus, usage, allocatable, free);
+  }
+
+  /**
+   * Empty for a pod whose requests the codec cannot read: the API server accepts quantities such as
+   * {@code 1e500000001}, and one tenant's pod must not fail the snapshot of every node. A pod
+   * asking that much is refused by its kubelet anyway.
+   */
+  private static Optional<PodDemand> demandOf(Pod pod) {
+    try {
+      return Optional.of(PodDemand.ofBound(pod));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
   }
 
   private static NodeResources allocatable(Node node) {
@@ -59,7 +76,9 @@ final class NodeModel {
   private static BigDecimal amount(Node node, String resource, long missing) {
     Map<String, Quantity> allocatable = node.getStatus() == null ? null : node.getStatus().getAllocatable();
     Quantity quantity = allocatable == null ? null : allocatable.get(resource);
-    return quantity == null ? BigDecimal.valueOf(missing) : Quantity.getAmountInBytes(quantity);
+    return quantity == null
+        ? BigDecimal.valueOf(missing)
+        : ResourceQuantities.amount(quantity, "status.allocatable." + resource);
   }
 
   /**

@@ -32,8 +32,11 @@ record PodDemand(long milliCpu, long memoryBytes, GpuRequest gpu, ResourceVector
   }
 
   /**
-   * The demand of a bound pod. The API server validated its requests; GPU annotations it did not
-   * validate, and a pod whose GPU request cannot be read still takes its CPU and memory.
+   * The demand of a bound pod. A pod whose GPU annotations cannot be read still takes its CPU and
+   * memory.
+   *
+   * @throws IllegalArgumentException naming the field of a request beyond the codec's bounds,
+   *     which the API server does not hold quantities to
    */
   static PodDemand ofBound(Pod pod) {
     Map<String, BigDecimal> requests = PodRequests.of(pod.getSpec(), "spec");

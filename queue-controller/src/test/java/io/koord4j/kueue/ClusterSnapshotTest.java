@@ -50,6 +50,29 @@ class ClusterSnapshotTest {
   }
 
   @Test
+  void aBoundPodWhoseRequestCannotBeReadIsLeftOutAndTheOthersStillCount() {
+    Pod unreadable = gpuPod("unreadable", "a", 1);
+    unreadable.getSpec().getContainers().get(0).getResources().getRequests().put("cpu", new Quantity("1e500000001"));
+
+    ClusterNode node = only(KueueFixtures.cluster(List.of(gpuNode("a", 8)), List.of(unreadable, gpuPod("two", "a", 2))));
+
+    assertThat(node.free().milliCpu()).isEqualTo(95_000);
+    assertThat(IntStream.range(0, 8).filter(minor -> node.gpuUsage().isFree(minor)).count()).isEqualTo(6);
+  }
+
+  @Test
+  void boundPodsAskingForMoreThanALongLeaveTheirNodeFullRatherThanWrappingRound() {
+    Pod first = gpuPod("first", "a", 0);
+    first.getSpec().getContainers().get(0).getResources().getRequests().put("cpu", new Quantity("9e15"));
+    Pod second = gpuPod("second", "a", 0);
+    second.getSpec().getContainers().get(0).getResources().getRequests().put("cpu", new Quantity("9e15"));
+
+    ClusterNode node = only(KueueFixtures.cluster(List.of(gpuNode("a", 8)), List.of(first, second)));
+
+    assertThat(node.free().milliCpu()).isEqualTo(Long.MIN_VALUE);
+  }
+
+  @Test
   void cordonedAndNotReadyNodesAreLeftOut() {
     Node cordoned = gpuNode("cordoned", 8);
     cordoned.setSpec(new NodeSpec());

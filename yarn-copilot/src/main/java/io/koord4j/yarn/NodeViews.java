@@ -1,20 +1,24 @@
 package io.koord4j.yarn;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeAddress;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.koord4j.api.WellKnown;
+import io.koord4j.jobs.PodRequests;
+import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.yarn.sync.BatchResources;
 import io.koord4j.yarn.sync.NodeManagerId;
 import io.koord4j.yarn.sync.NodeView;
+import java.math.BigDecimal;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -30,6 +34,7 @@ final class NodeViews {
   static final String NODE_MANAGER = "node-manager";
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final List<String> BATCH = List.of(WellKnown.BATCH_CPU, WellKnown.BATCH_MEMORY);
   private static final Comparator<Pod> BY_NAME = Comparator.comparing(NodeViews::name);
 
   /**
@@ -52,7 +57,7 @@ final class NodeViews {
   static Reading read(
       NodeManagerPolicy nodeManagers, List<Node> nodes, Function<String, List<Pod>> podsOn, List<Pod> unbound) {
     NodeViews reading = new NodeViews(nodeManagers);
-    List<Pod> waiting = reading.waiting(unbound);
+    List<Waiting> waiting = reading.waiting(unbound);
     List<NodeView> views =
         nodes.stream()
             .map(node -> reading.view(node, podsOn.apply(node.getMetadata().getName()), waiting))
@@ -61,34 +66,48 @@ final class NodeViews {
     return new Reading(views, Collections.unmodifiableMap(reading.warnings));
   }
 
-  private List<Pod> waiting(List<Pod> unbound) {
+  /** A pod waiting to be scheduled, with the batch resources it asks for. */
+  private record Waiting(Pod pod, BatchResources requests) {}
+
+  private List<Waiting> waiting(List<Pod> unbound) {
     return unbound.stream()
         .filter(pod -> "Pending".equals(phase(pod)) && pod.getMetadata().getDeletionTimestamp() == null)
-        .filter(pod -> !batchRequests(pod).equals(BatchResources.ZERO))
+        .flatMap(pod -> batchRequests(pod).map(requests -> new Waiting(pod, requests)).stream())
+        .filter(waiting -> !waiting.requests().equals(BatchResources.ZERO))
         .toList();
   }
 
-  /** Empty, with a warning, for a node whose NodeManager pod names a node id it cannot have. */
-  private Optional<NodeView> view(Node node, List<Pod> pods, List<Pod> waiting) {
+  /**
+   * Empty, with a warning, for a node whose NodeManager pod names a node id it cannot have or whose
+   * batch allocatable cannot be read.
+   */
+  private Optional<NodeView> view(Node node, List<Pod> pods, List<Waiting> waiting) {
     String name = node.getMetadata().getName();
     Map<Boolean, List<Pod>> byRole =
         pods.stream().filter(NodeViews::holdsResources).collect(Collectors.partitioningBy(this::isNodeManager));
     Optional<Pod> nodeManager = byRole.get(true).stream().min(BY_NAME);
     Optional<NodeManagerId> id;
+    BatchResources origin;
     try {
       id = nodeManager.map(pod -> nodeManagerId(pod, node));
+      origin = origin(node);
     } catch (IllegalArgumentException e) {
-      warnings.put("node " + name, "left as it is: NodeManager pod " + name(nodeManager.get()) + ": " + e.getMessage());
+      warn("node " + name, "left as it is: " + e.getMessage());
       return Optional.empty();
     }
-    BatchResources requested =
-        byRole.get(false).stream().map(NodeViews::batchRequests).reduce(BatchResources.ZERO, BatchResources::plus);
-    BatchResources share = origin(node).minus(requested);
+    BatchResources share = origin.minus(requested(byRole.get(false)));
     // A pod that would not fit even if YARN held nothing here does not make YARN yield.
     boolean batchPodsWaiting =
-        waiting.stream().anyMatch(pod -> mayGoTo(pod, node) && batchRequests(pod).fitsIn(share));
+        waiting.stream().anyMatch(candidate -> mayGoTo(candidate.pod(), node) && candidate.requests().fitsIn(share));
     String allocations = annotations(node).get(WellKnown.THIRD_PARTY_ALLOCATIONS);
     return Optional.of(new NodeView(name, id, share, allocations, batchPodsWaiting));
+  }
+
+  /** What the pods ask of the node's batch resources; a pod that cannot be read is left out. */
+  private BatchResources requested(List<Pod> pods) {
+    return pods.stream()
+        .flatMap(pod -> batchRequests(pod).stream())
+        .reduce(BatchResources.ZERO, BatchResources::plus);
   }
 
   /**
@@ -101,7 +120,7 @@ final class NodeViews {
       return false;
     }
     Optional<String> refusal = nodeManagers.refusal(pod);
-    refusal.ifPresent(why -> warnings.put("pod " + name(pod), "not taken as a NodeManager: " + why));
+    refusal.ifPresent(why -> warn("pod " + name(pod), "not taken as a NodeManager: " + why));
     return refusal.isEmpty();
   }
 
@@ -113,13 +132,18 @@ final class NodeViews {
    */
   private static NodeManagerId nodeManagerId(Pod pod, Node node) {
     Map<String, String> annotations = pod.getMetadata().getAnnotations();
-    NodeManagerId id =
-        NodeManagerId.parse(
-            annotations == null ? null : annotations.get(NodeManagerId.CLUSTER_ID_ANNOTATION),
-            annotations == null ? null : annotations.get(NodeManagerId.NODE_ID_ANNOTATION));
+    String where = "NodeManager pod " + name(pod) + ": ";
+    NodeManagerId id;
+    try {
+      id = NodeManagerId.parse(
+          annotations == null ? null : annotations.get(NodeManagerId.CLUSTER_ID_ANNOTATION),
+          annotations == null ? null : annotations.get(NodeManagerId.NODE_ID_ANNOTATION));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(where + e.getMessage(), e);
+    }
     if (!isHostOf(id.host(), node)) {
       throw new IllegalArgumentException(
-          "annotation " + NodeManagerId.NODE_ID_ANNOTATION + " names host " + id.host()
+          where + "annotation " + NodeManagerId.NODE_ID_ANNOTATION + " names host " + id.host()
               + ", which is neither the name nor an address of node " + node.getMetadata().getName());
     }
     return id;
@@ -160,64 +184,58 @@ final class NodeViews {
 
   /**
    * The node's batch resources before any third party took its share: Koordinator's origin record
-   * when the batch-resources controller keeps one, otherwise the node's allocatable.
+   * when the batch-resources controller keeps one that can be read, otherwise the node's
+   * allocatable.
+   *
+   * @throws IllegalArgumentException naming the field when the allocatable cannot be read
    */
   private BatchResources origin(Node node) {
     String origin = annotations(node).get(WellKnown.ORIGIN_EXTENDED_ALLOCATABLE);
     if (origin != null) {
+      String where = "annotation " + WellKnown.ORIGIN_EXTENDED_ALLOCATABLE;
       try {
         JsonNode resources = JSON.readTree(origin).path("resources");
-        return new BatchResources(
-            amount(resources.path(WellKnown.BATCH_CPU).asText(null)),
-            amount(resources.path(WellKnown.BATCH_MEMORY).asText(null)));
-      } catch (Exception e) {
-        warnings.put(
-            "node " + node.getMetadata().getName(),
-            "annotation " + WellKnown.ORIGIN_EXTENDED_ALLOCATABLE + " is not valid JSON; using allocatable");
+        return batch(resource -> resources.path(resource).asText(null), where + ": resources");
+      } catch (JsonProcessingException e) {
+        warn("node " + node.getMetadata().getName(), where + " is not valid JSON; using allocatable");
+      } catch (IllegalArgumentException e) {
+        warn("node " + node.getMetadata().getName(), e.getMessage() + "; using allocatable");
       }
     }
-    return allocatable(node);
-  }
-
-  private static BatchResources allocatable(Node node) {
     Map<String, Quantity> allocatable =
         node.getStatus() == null || node.getStatus().getAllocatable() == null
             ? Map.of()
             : node.getStatus().getAllocatable();
-    return batch(allocatable::get);
+    return batch(resource -> Objects.toString(allocatable.get(resource), null), "status.allocatable");
   }
 
-  private static BatchResources batchRequests(Pod pod) {
-    return pod.getSpec().getContainers().stream()
-        .map(NodeViews::batchRequests)
-        .reduce(BatchResources.ZERO, BatchResources::plus);
-  }
-
-  /** Extended resources have equal requests and limits; a container may state only the limit. */
-  private static BatchResources batchRequests(Container container) {
-    if (container.getResources() == null) {
-      return BatchResources.ZERO;
+  /** The batch resources among quantities written as text, each read within the codec's bounds. */
+  private static BatchResources batch(Function<String, String> quantities, String where) {
+    Map<String, BigDecimal> amounts = new TreeMap<>();
+    for (String resource : BATCH) {
+      String quantity = quantities.apply(resource);
+      if (quantity != null) {
+        amounts.put(resource, ResourceQuantities.amount(quantity, where + "[" + resource + "]"));
+      }
     }
-    Map<String, Quantity> requests = orEmpty(container.getResources().getRequests());
-    Map<String, Quantity> limits = orEmpty(container.getResources().getLimits());
-    return batch(name -> requests.getOrDefault(name, limits.get(name)));
+    return BatchResources.of(amounts);
   }
 
-  private static BatchResources batch(Function<String, Quantity> quantity) {
-    return new BatchResources(
-        amount(quantity.apply(WellKnown.BATCH_CPU)), amount(quantity.apply(WellKnown.BATCH_MEMORY)));
+  /**
+   * The pod's batch requests as the scheduler counts them; empty, with a warning naming the field,
+   * when a quantity of the pod cannot be read, so that the pod is left out of this round alone.
+   */
+  private Optional<BatchResources> batchRequests(Pod pod) {
+    try {
+      return Optional.of(BatchResources.of(PodRequests.of(pod.getSpec(), "spec")));
+    } catch (IllegalArgumentException e) {
+      warn("pod " + name(pod), "left out of this round: " + e.getMessage());
+      return Optional.empty();
+    }
   }
 
-  private static long amount(Quantity quantity) {
-    return quantity == null ? 0 : Quantity.getAmountInBytes(quantity).longValue();
-  }
-
-  private static long amount(String quantity) {
-    return quantity == null ? 0 : amount(new Quantity(quantity));
-  }
-
-  private static Map<String, Quantity> orEmpty(Map<String, Quantity> map) {
-    return map == null ? Map.of() : map;
+  private void warn(String subject, String why) {
+    warnings.merge(subject, why, (earlier, later) -> earlier + "; " + later);
   }
 
   private static Map<String, String> annotations(Node node) {

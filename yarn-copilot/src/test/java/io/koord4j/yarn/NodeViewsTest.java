@@ -115,12 +115,61 @@ class NodeViewsTest {
             + " worker-2, which is neither the name nor an address of node worker-1"));
   }
 
+  @Test
+  void aPodWhoseBatchRequestCannotBeReadIsLeftOutNamingTheFieldWhileTheOthersStillCount() {
+    Node a = node("a", Map.of());
+    Node b = node("b", Map.of());
+    Map<String, List<Pod>> pods = Map.of(
+        "a", List.of(batchPod("huge", "1e500000001", "1Gi"), batchPod("small", "1000", "1Gi")),
+        "b", List.of(batchPod("other", "2000", "2Gi")));
+
+    NodeViews.Reading reading = NodeViews.read(POLICY, List.of(a, b), pods::get, List.of());
+
+    assertThat(reading.nodes()).extracting(NodeView::yarnShare)
+        .containsExactly(new BatchResources(5000, 11 * GIB), new BatchResources(4000, 10 * GIB));
+    assertThat(reading.warnings()).containsExactly(Map.entry("pod team-a/huge",
+        "left out of this round: spec.containers[0].resources.limits[kubernetes.io/batch-cpu]:"
+            + " \"1e500000001\" has exponent 500000001, beyond the ±64 a quantity may have"));
+  }
+
+  @Test
+  void aWaitingPodWhoseBatchRequestCannotBeReadDoesNotMakeYarnYield() {
+    Pod unreadable = batchPod("huge", "1000", "1e500000001");
+
+    NodeViews.Reading reading = NodeViews.read(POLICY, List.of(node("n", Map.of())), name -> List.of(), List.of(unreadable));
+
+    assertThat(reading.nodes()).singleElement().extracting(NodeView::batchPodsWaiting).isEqualTo(false);
+    assertThat(reading.warnings()).containsOnlyKeys("pod team-a/huge");
+  }
+
+  @Test
+  void podsAskingForMoreThanALongLeaveYarnNothingRatherThanWrappingRound() {
+    Pod first = batchPod("first", "1000", "9e18");
+    Pod second = batchPod("second", "1000", "9e18");
+
+    assertThat(only(node("n", Map.of()), first, second).yarnShare()).isEqualTo(new BatchResources(4000, 0));
+  }
+
   private static NodeViews.Reading read(Node node, Pod... pods) {
     return NodeViews.read(POLICY, List.of(node), name -> List.of(pods), List.of());
   }
 
-  private static NodeView only(Node node) {
-    return read(node).nodes().get(0);
+  private static NodeView only(Node node, Pod... pods) {
+    return read(node, pods).nodes().get(0);
+  }
+
+  /** A pending pod of {@code team-a}, unbound until the caller lists it on a node. */
+  private static Pod batchPod(String name, String batchCpu, String batchMemory) {
+    Map<String, Quantity> batch = Map.of(
+        WellKnown.BATCH_CPU, new Quantity(batchCpu), WellKnown.BATCH_MEMORY, new Quantity(batchMemory));
+    return new PodBuilder()
+        .withNewMetadata().withName(name).withNamespace("team-a").endMetadata()
+        .withNewSpec()
+        .addNewContainer().withName("main").withNewResources().withRequests(batch).withLimits(batch).endResources()
+        .endContainer()
+        .endSpec()
+        .withNewStatus().withPhase("Pending").endStatus()
+        .build();
   }
 
   private static Pod nodeManager(String namespace, String account, String nodeId, String batchCpu, String batchMemory) {

@@ -10,9 +10,12 @@ import io.koord4j.colocation.NodeCapacity;
 import io.koord4j.colocation.PriorityClass;
 import io.koord4j.colocation.QosClass;
 import io.koord4j.jobs.PodRequests;
+import io.koord4j.quantity.ResourceQuantities;
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /** Turns Kubernetes objects into the calculator's plain values; no I/O. */
 final class BatchResourceInputs {
@@ -27,8 +30,21 @@ final class BatchResourceInputs {
         usage(system));
   }
 
-  static List<BatchResourceCalculator.PodInfo> pods(List<Pod> pods) {
-    return pods.stream().map(BatchResourceInputs::pod).toList();
+  /**
+   * The pods the calculator weighs. A pod whose requests cannot be read (the API server accepts
+   * quantities such as {@code 1e500000001}, beyond what the codec reads) is left out, with why told
+   * to {@code leftOut}, rather than keeping its node's batch resources from being computed.
+   */
+  static List<BatchResourceCalculator.PodInfo> pods(List<Pod> pods, Consumer<String> leftOut) {
+    List<BatchResourceCalculator.PodInfo> read = new ArrayList<>();
+    for (Pod pod : pods) {
+      try {
+        read.add(pod(pod));
+      } catch (IllegalArgumentException e) {
+        leftOut.accept("pod " + key(pod) + " left out: " + e.getMessage());
+      }
+    }
+    return read;
   }
 
   static List<BatchResourceCalculator.PodUsage> podUsages(NodeMetric metric) {
@@ -46,13 +62,20 @@ final class BatchResourceInputs {
     boolean active = phase == null || phase.equals("Running") || phase.equals("Pending");
     Map<String, BigDecimal> request = PodRequests.of(pod.getSpec(), "spec");
     return new BatchResourceCalculator.PodInfo(
-        pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName(),
+        key(pod),
         PriorityClass.of(pod),
         QosClass.of(pod),
         active,
-        new CpuMemory(
-            request.getOrDefault("cpu", BigDecimal.ZERO).movePointRight(3).longValue(),
-            request.getOrDefault("memory", BigDecimal.ZERO).longValue()));
+        new CpuMemory(baseUnits(request, ResourceQuantities.CPU), baseUnits(request, ResourceQuantities.MEMORY)));
+  }
+
+  /** Rounded up, and beyond a long as {@link Long#MAX_VALUE} rather than its low bits. */
+  private static long baseUnits(Map<String, BigDecimal> request, String resource) {
+    return ResourceQuantities.baseUnits(resource, request.getOrDefault(resource, BigDecimal.ZERO));
+  }
+
+  private static String key(Pod pod) {
+    return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
   }
 
   private static CpuMemory usage(ResourceMap map) {
@@ -60,10 +83,14 @@ final class BatchResourceInputs {
     if (resources == null) {
       return CpuMemory.ZERO;
     }
-    Quantity cpu = resources.get("cpu");
-    Quantity memory = resources.get("memory");
     return new CpuMemory(
-        cpu == null ? 0 : Quantity.getAmountInBytes(cpu).movePointRight(3).longValue(),
-        memory == null ? 0 : Quantity.getAmountInBytes(memory).longValue());
+        amount(resources, ResourceQuantities.CPU).movePointRight(3).longValue(),
+        amount(resources, ResourceQuantities.MEMORY).longValue());
+  }
+
+  /** What the node agent measured, read with the one codec (NodeMetric is not the tenants' to write). */
+  private static BigDecimal amount(Map<String, Quantity> resources, String resource) {
+    Quantity quantity = resources.get(resource);
+    return quantity == null ? BigDecimal.ZERO : ResourceQuantities.amount(quantity, "usage[" + resource + "]");
   }
 }

@@ -12,6 +12,7 @@ import io.koord4j.api.WellKnown;
 import io.koord4j.api.slo.NodeMetric;
 import io.koord4j.manager.support.InformerReconciler;
 import io.koord4j.manager.support.SharedInformers;
+import io.koord4j.quantity.ResourceQuantities;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -118,7 +119,8 @@ public final class BatchResourceReconciler implements AutoCloseable {
     BatchResourceCalculator.BatchResources batch = BatchResourceCalculator.calculate(
         strategy,
         BatchResourceInputs.node(node, metric.get()),
-        BatchResourceInputs.pods(new ArrayList<>(pods.getIndexer().byIndex(BY_NODE, name))),
+        BatchResourceInputs.pods(
+            new ArrayList<>(pods.getIndexer().byIndex(BY_NODE, name)), why -> LOG.warn("node {}: {}", name, why)),
         BatchResourceInputs.podUsages(metric.get()));
     CpuMemory thirdParty = BatchResourceCalculator.thirdPartyUse(name, node.getMetadata().getAnnotations());
     CpuMemory kube = batch.amount().minus(thirdParty).atLeastZero();
@@ -159,8 +161,8 @@ public final class BatchResourceReconciler implements AutoCloseable {
       return true;
     }
     Instant last = lastWritten.get(node.getMetadata().getName());
-    return differs(cpu, wanted.cpuMilli(), strategy.resourceDiffThreshold())
-        || differs(memory, wanted.memoryBytes(), strategy.resourceDiffThreshold())
+    return differs(written(cpu, WellKnown.BATCH_CPU), wanted.cpuMilli(), strategy.resourceDiffThreshold())
+        || differs(written(memory, WellKnown.BATCH_MEMORY), wanted.memoryBytes(), strategy.resourceDiffThreshold())
         || last == null
         || !now.isBefore(last.plus(strategy.updateTimeThreshold()));
   }
@@ -171,8 +173,9 @@ public final class BatchResourceReconciler implements AutoCloseable {
         || differs(written.memoryBytes(), wanted.memoryBytes(), threshold);
   }
 
-  private static boolean differs(Quantity current, long wanted, double threshold) {
-    return differs(Quantity.getAmountInBytes(current).longValue(), wanted, threshold);
+  /** The node's batch allocatable, as this controller wrote it. */
+  private static long written(Quantity current, String resource) {
+    return ResourceQuantities.amount(current, "status.allocatable[" + resource + "]").longValue();
   }
 
   private static boolean differs(long old, long wanted, double threshold) {

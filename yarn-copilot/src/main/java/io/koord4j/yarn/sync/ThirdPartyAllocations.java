@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.koord4j.api.WellKnown;
+import io.koord4j.quantity.ResourceQuantities;
 import java.util.Set;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
@@ -57,7 +57,8 @@ public final class ThirdPartyAllocations {
     return yarnEntries(annotation)
         .map(allocation -> allocation.path("resources"))
         .map(resources -> new BatchResources(
-            amount(resources.path(WellKnown.BATCH_CPU)), amount(resources.path(WellKnown.BATCH_MEMORY))))
+            amount(resources.path(WellKnown.BATCH_CPU), WellKnown.BATCH_CPU),
+            amount(resources.path(WellKnown.BATCH_MEMORY), WellKnown.BATCH_MEMORY)))
         .reduce(BatchResources.ZERO, BatchResources::plus);
   }
 
@@ -67,9 +68,11 @@ public final class ThirdPartyAllocations {
   }
 
   /** An entry's amount; one that is missing or unreadable counts as nothing. */
-  private static long amount(JsonNode value) {
+  private static long amount(JsonNode value, String resource) {
     try {
-      return value.isMissingNode() ? 0 : Quantity.getAmountInBytes(new Quantity(value.asText())).longValue();
+      return value.isMissingNode()
+          ? 0
+          : ResourceQuantities.baseUnits(resource, ResourceQuantities.amount(value.asText(), resource));
     } catch (IllegalArgumentException e) {
       return 0;
     }
