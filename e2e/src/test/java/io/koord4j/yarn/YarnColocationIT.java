@@ -10,7 +10,6 @@ import io.koord4j.api.WellKnown;
 import io.koord4j.manager.it.TestSchedulers;
 import io.koord4j.manager.noderesource.NodeBatchResources;
 import io.koord4j.scheduler.KoordScheduler;
-import io.koord4j.testing.Soak;
 import io.koord4j.yarn.sync.BatchResources;
 import io.koord4j.yarn.sync.NodeManagerId;
 import io.koord4j.yarn.sync.NodeManagerReport;
@@ -47,8 +46,8 @@ class YarnColocationIT {
   private static final long MIB = YarnOnKube.MIB;
   private static final String NODE_LABEL = "koord4j.io/yarn-colocation-it";
   private static final String HOSTNAME = "kubernetes.io/hostname";
-  /** How long YARN and Kubernetes compete for the nodes; 45 s under -Psoak. */
-  private static final int SATURATION_SECONDS = Soak.size(20, 45);
+  /** How long YARN and Kubernetes compete for the nodes: long enough for four batch pods to run. */
+  private static final int SATURATION_SECONDS = 45;
   /** Half of each node's 8 cores and 8 GiB, the colocation config's reclaim threshold. */
   private static final BatchResources ORIGIN = new BatchResources(4000, 4096 * MIB);
   private static final BatchResources ONE_CORE = new BatchResources(1000, 512 * MIB);
