@@ -486,7 +486,7 @@ public final class AdmissionLoop implements AutoCloseable {
    */
   private void feed(QueueUnit unit) {
     String id = UnitSpecs.id(unit);
-    core.upsertUnit(UnitSpecs.from(unit, QuotaResolver.resolve(unit, quotas), queues, pods.succeeded(id)));
+    core.upsertUnit(UnitSpecs.from(unit, quotas, queues, pods.succeeded(id)));
     QueueUnitStatus status = unit.getStatus();
     boolean podsLeft = pods.hasPods(id);
     if (UnitStatuses.isFinished(status)) {
