@@ -226,6 +226,8 @@ class HelmInstallIT {
     ClusterTools.Result samples =
         ClusterTools.kubectl(null, "apply", "--server-side", "-f", sample("quota"), "-f", sample("queues"));
     assertThat(samples.succeeded()).as(samples.describe()).isTrue();
+    ClusterTools.Result bound = ClusterTools.bindSampleQuotas(JOBS, "research-nlp", "research-vision");
+    assertThat(bound.succeeded()).as(bound.describe()).isTrue();
 
     client.batch().v1().jobs().inNamespace(JOBS).resource(queuedJob()).create();
     GenericKubernetesResource pytorch = pytorchSample();
