@@ -83,6 +83,9 @@ echo "dashboard: http://127.0.0.1:$HTTP_PORT/ui  (quota tree, queues and why eac
 say "submitting $JOBS Jobs across ${#TEAMS[@]} teams"
 kubectl delete namespace "$NAMESPACE" --ignore-not-found --wait=true >/dev/null
 kubectl create namespace "$NAMESPACE" >/dev/null
+# A job may use only a quota bound to its namespace: the demo's jobs name every team's leaf.
+kubectl annotate --overwrite -n koordinator-system elasticquotas.scheduling.sigs.k8s.io "${TEAMS[@]}" \
+  "quota.scheduling.koordinator.sh/namespaces=[\"$NAMESPACE\"]" >/dev/null
 for i in $(seq 1 "$JOBS"); do
   team=${TEAMS[$((i % ${#TEAMS[@]}))]}
   pods=$((1 + i % 4))
