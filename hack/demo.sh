@@ -41,7 +41,8 @@ start_local_manager() {
   JAR=$(ls "$ROOT"/queue-controller/target/koord4j-manager-*-jar-with-dependencies.jar)
 
   say "starting the manager with its webhook (log: $LOG)"
-  KOORD4J_HTTP_PORT=$HTTP_PORT KOORD4J_WEBHOOK_URL_HOST=127.0.0.1 KOORD4J_WEBHOOK_PORT=$WEBHOOK_PORT \
+  # Everything on loopback: the dashboard lists the whole cluster.
+  KOORD4J_HTTP_ADDRESS=127.0.0.1 KOORD4J_HTTP_PORT=$HTTP_PORT KOORD4J_WEBHOOK_URL_HOST=127.0.0.1 KOORD4J_WEBHOOK_PORT=$WEBHOOK_PORT \
     java -jar "$JAR" --webhook --dashboard >"$LOG" 2>&1 &
   MANAGER=$!
   stop_manager() {

@@ -9,6 +9,7 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import java.io.IOException;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
@@ -33,24 +34,28 @@ public final class ProbeServer implements AutoCloseable {
   }
 
   /**
+   * Where the server listens.
+   *
+   * @param address one address of the host (see {@link ListenAddress}); empty for every address
    * @param port 0 for any free port
-   * @param ready whether {@code /readyz} answers 200 rather than 503
+   * @param sharedPort listen with {@link SharedPort} (a successor on the same host may bind the
+   *     port while this server runs)
    */
-  public static ProbeServer start(int port, PrometheusMeterRegistry registry, BooleanSupplier ready)
-      throws IOException {
-    return start(port, registry, ready, false);
+  public record Listen(Optional<String> address, int port, boolean sharedPort) {
+    /** Every address of the host, on {@code port}, not shared. */
+    public static Listen onPort(int port) {
+      return new Listen(Optional.empty(), port, false);
+    }
   }
 
-  /**
-   * @param sharedPort listen with {@link SharedPort} (a successor on the same host may bind the port
-   *     while this server runs)
-   */
-  public static ProbeServer start(
-      int port, PrometheusMeterRegistry registry, BooleanSupplier ready, boolean sharedPort)
+  /** @param ready whether {@code /readyz} answers 200 rather than 503 */
+  public static ProbeServer start(Listen listen, PrometheusMeterRegistry registry, BooleanSupplier ready)
       throws IOException {
-    Vertx vertx = SharedPort.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1), sharedPort);
-    HttpServer server =
-        vertx.createHttpServer(SharedPort.listen(new HttpServerOptions().setPort(port), sharedPort));
+    Vertx vertx =
+        SharedPort.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1), listen.sharedPort());
+    HttpServerOptions options = new HttpServerOptions().setPort(listen.port());
+    listen.address().ifPresent(options::setHost);
+    HttpServer server = vertx.createHttpServer(SharedPort.listen(options, listen.sharedPort()));
     Map<String, Function<String, Reply>> pages = new ConcurrentHashMap<>();
     server.requestHandler(request -> serve(vertx, request, registry, ready, pages));
     try {

@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +22,7 @@ class ProbeServerTest {
   void readinessFollowsTheProcessAndMetricsAreScraped() throws Exception {
     registry.counter("koord4j_probe_test").increment();
     AtomicBoolean ready = new AtomicBoolean();
-    try (ProbeServer server = ProbeServer.start(0, registry, ready::get)) {
+    try (ProbeServer server = ProbeServer.start(ProbeServer.Listen.onPort(0), registry, ready::get)) {
       assertThat(get(server.port(), "/readyz").statusCode()).isEqualTo(503);
       ready.set(true);
 
@@ -33,8 +35,8 @@ class ProbeServerTest {
 
   @Test
   void aSuccessorListensOnASharedPortWhileItsPredecessorStillServes() throws Exception {
-    try (ProbeServer predecessor = ProbeServer.start(0, registry, () -> true, true);
-        ProbeServer successor = ProbeServer.start(predecessor.port(), registry, () -> true, true)) {
+    try (ProbeServer predecessor = ProbeServer.start(shared(0), registry, () -> true);
+        ProbeServer successor = ProbeServer.start(shared(predecessor.port()), registry, () -> true)) {
       assertThat(successor.port()).isEqualTo(predecessor.port());
       predecessor.close();
 
@@ -44,8 +46,8 @@ class ProbeServerTest {
 
   @Test
   void aPortNotSharedIsRefusedToASecondServer() throws Exception {
-    try (ProbeServer first = ProbeServer.start(0, registry, () -> true)) {
-      assertThatThrownBy(() -> ProbeServer.start(first.port(), registry, () -> true))
+    try (ProbeServer first = ProbeServer.start(ProbeServer.Listen.onPort(0), registry, () -> true)) {
+      assertThatThrownBy(() -> ProbeServer.start(ProbeServer.Listen.onPort(first.port()), registry, () -> true))
           .isInstanceOf(IOException.class)
           .hasMessageContaining("in use");
     }
@@ -53,7 +55,7 @@ class ProbeServerTest {
 
   @Test
   void addedPagesAnswerGetAndRefuseEveryWritingMethod() throws Exception {
-    try (ProbeServer server = ProbeServer.start(0, registry, () -> true)) {
+    try (ProbeServer server = ProbeServer.start(ProbeServer.Listen.onPort(0), registry, () -> true)) {
       server.serve("/ui", path -> path.equals("/ui/state.json")
           ? new ProbeServer.Reply(200, "application/json", "{}")
           : ProbeServer.Reply.notFound());
@@ -71,10 +73,30 @@ class ProbeServerTest {
     }
   }
 
+  @Test
+  void aServerGivenOneAddressListensOnThatAddressOnly() throws Exception {
+    ProbeServer.Listen loopbackOnly = new ProbeServer.Listen(Optional.of("127.0.0.1"), 0, false);
+    try (ProbeServer everywhere = ProbeServer.start(ProbeServer.Listen.onPort(0), registry, () -> true);
+        ProbeServer onLoopback = ProbeServer.start(loopbackOnly, registry, () -> true)) {
+      // Linux answers all of 127.0.0.0/8 on its loopback interface.
+      assertThat(get("127.0.0.2", everywhere.port(), "/healthz").body()).isEqualTo("ok");
+      assertThat(get(onLoopback.port(), "/healthz").body()).isEqualTo("ok");
+      assertThatThrownBy(() -> get("127.0.0.2", onLoopback.port(), "/healthz")).isInstanceOf(ConnectException.class);
+    }
+  }
+
+  private static ProbeServer.Listen shared(int port) {
+    return new ProbeServer.Listen(Optional.empty(), port, true);
+  }
+
   private static HttpResponse<String> get(int port, String path) throws Exception {
+    return get("127.0.0.1", port, path);
+  }
+
+  private static HttpResponse<String> get(String host, int port, String path) throws Exception {
     return HttpClient.newHttpClient()
         .send(
-            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+            HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + path)).build(),
             HttpResponse.BodyHandlers.ofString());
   }
 }

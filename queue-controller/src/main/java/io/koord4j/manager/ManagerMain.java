@@ -54,7 +54,7 @@ public final class ManagerMain {
     KubernetesClient client = NativeTlsClientFactory.client();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Readiness ready = new Readiness(settings.readyFile());
-    ProbeServer probes = ProbeServer.start(settings.httpPort(), registry, ready, settings.sharedPorts());
+    ProbeServer probes = ProbeServer.start(settings.httpListen(), registry, ready);
     if (settings.dashboard()) {
       Dashboard.serveOn(probes, client);
     }

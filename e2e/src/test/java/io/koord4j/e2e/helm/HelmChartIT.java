@@ -69,6 +69,7 @@ class HelmChartIT {
                 "--set", "yarnCopilot.enabled=true",
                 "--set", "manager.managedNamespaces=koord4j.io/queued=true",
                 "--set", "manager.namespaceDefaultQueue=true",
+                "--set", "networking.listenAddress=podIP",
                 "--set", "sampleQuotaTree.enabled=true",
                 // Namespaces that exist: a dry run does not create the ones it would create.
                 "--set", "sampleQuotaTree.namespace=" + NAMESPACE,

@@ -47,7 +47,7 @@ class DashboardBrowserIT extends InProcessManagerBase {
             + " (.ci/run installs them)")
         .isTrue();
     scenario = BlockedJobs.create(client);
-    server = ProbeServer.start(0, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), () -> true);
+    server = ProbeServer.start(ProbeServer.Listen.onPort(0), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), () -> true);
     Dashboard.serveOn(server, client);
     ChromeOptions options = new ChromeOptions()
         .setBinary(CHROMIUM.toFile())
