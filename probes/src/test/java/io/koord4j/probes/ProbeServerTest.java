@@ -11,7 +11,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
@@ -56,9 +58,9 @@ class ProbeServerTest {
   @Test
   void addedPagesAnswerGetAndRefuseEveryWritingMethod() throws Exception {
     try (ProbeServer server = ProbeServer.start(ProbeServer.Listen.onPort(0), registry, () -> true)) {
-      server.serve("/ui", path -> path.equals("/ui/state.json")
+      server.serve("/ui", request -> CompletableFuture.completedFuture(request.path().equals("/ui/state.json")
           ? new ProbeServer.Reply(200, "application/json", "{}")
-          : ProbeServer.Reply.notFound());
+          : ProbeServer.Reply.notFound()));
 
       HttpResponse<String> state = get(server.port(), "/ui/state.json");
       assertThat(state.statusCode()).isEqualTo(200);
@@ -70,6 +72,24 @@ class ProbeServerTest {
           HttpResponse.BodyHandlers.ofString());
       assertThat(post.statusCode()).isEqualTo(405);
       assertThat(post.headers().firstValue("Allow")).hasValue("GET, HEAD");
+    }
+  }
+
+  @Test
+  void aPageSeesTheQueryAndHeadersAndMayAnswerLaterWithHeadersOfItsOwn() throws Exception {
+    try (ProbeServer server = ProbeServer.start(ProbeServer.Listen.onPort(0), registry, () -> true)) {
+      server.serve("/ui", request -> CompletableFuture.supplyAsync(() -> new ProbeServer.Reply(
+          200, "text/plain", request.parameter("limit").orElse("-") + " " + request.header("x-Token").orElse("-"),
+          Map.of("WWW-Authenticate", "Bearer"))));
+
+      HttpResponse<String> reply = HttpClient.newHttpClient().send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/ui/x?limit=5&limit=6"))
+              .header("X-Token", "t").build(),
+          HttpResponse.BodyHandlers.ofString());
+
+      assertThat(reply.body()).isEqualTo("5 t");
+      assertThat(reply.headers().firstValue("WWW-Authenticate")).hasValue("Bearer");
+      assertThat(reply.headers().firstValue("Cache-Control")).hasValue("no-store");
     }
   }
 

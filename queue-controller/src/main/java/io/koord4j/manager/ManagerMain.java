@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.koord4j.api.ClientConfig;
 import io.koord4j.manager.dashboard.Dashboard;
+import io.koord4j.manager.dashboard.DashboardSettings;
 import io.koord4j.manager.support.KubeObjects;
 import io.koord4j.probes.NativeTlsClientFactory;
 import io.koord4j.probes.ProbeServer;
@@ -56,7 +57,7 @@ public final class ManagerMain {
     Readiness ready = new Readiness(settings.readyFile());
     ProbeServer probes = ProbeServer.start(settings.httpListen(), registry, ready);
     if (settings.dashboard()) {
-      Dashboard.serveOn(probes, client);
+      Dashboard.serveOn(probes, client, DashboardSettings.from(System.getenv()));
     }
     ensureNamespace(client, settings.namespace());
     // In Kueue mode Kueue's own webhook holds the jobs.

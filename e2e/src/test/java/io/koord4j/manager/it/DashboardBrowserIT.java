@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.koord4j.manager.dashboard.Dashboard;
+import io.koord4j.manager.dashboard.DashboardSettings;
 import io.koord4j.probes.ProbeServer;
 import io.koord4j.testing.LocalCluster;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -48,7 +50,7 @@ class DashboardBrowserIT extends InProcessManagerBase {
         .isTrue();
     scenario = BlockedJobs.create(client);
     server = ProbeServer.start(ProbeServer.Listen.onPort(0), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), () -> true);
-    Dashboard.serveOn(server, client);
+    Dashboard.serveOn(server, client, DashboardSettings.from(Map.of()));
     ChromeOptions options = new ChromeOptions()
         .setBinary(CHROMIUM.toFile())
         .addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,2000");

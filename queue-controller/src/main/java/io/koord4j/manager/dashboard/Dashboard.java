@@ -19,6 +19,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -30,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * {@code /ui/state.json}. Every replica serves it from its own reads of the API server, at most
  * one round of reads per {@link #FRESH} however many browsers poll. The reads run on a thread of
  * their own and a request gets the latest state at once, so a slow API server never holds up the
- * probes, which share the HTTP server's thread.
+ * probes, which share the HTTP server's thread. It answers only requests whose Host it knows
+ * ({@link HostAllowList}).
  */
 public final class Dashboard {
   public static final String PATH = "/ui";
@@ -41,9 +44,11 @@ public final class Dashboard {
 
   private static final Logger LOG = LoggerFactory.getLogger(Dashboard.class);
   private static final String JSON = "application/json; charset=utf-8";
+  private static final String TEXT = "text/plain; charset=utf-8";
 
   private final KubernetesClient client;
   private final Clock clock;
+  private final HostAllowList hosts;
   private final String page = resource("dashboard.html");
   private final ExecutorService reader =
       Executors.newSingleThreadExecutor(DaemonThreads.named("dashboard-reader"));
@@ -52,22 +57,36 @@ public final class Dashboard {
       Serialization.asJson(Map.of("error", "reading the cluster; the page retries by itself")));
   private volatile Instant stateAt = Instant.MIN;
 
-  Dashboard(KubernetesClient client, Clock clock) {
+  Dashboard(KubernetesClient client, Clock clock, HostAllowList hosts) {
     this.client = client;
     this.clock = clock;
+    this.hosts = hosts;
   }
 
   /** Adds the dashboard to the process's probe server. */
-  public static void serveOn(ProbeServer server, KubernetesClient client) {
-    server.serve(PATH, new Dashboard(client, Clock.systemUTC())::reply);
+  public static void serveOn(ProbeServer server, KubernetesClient client, DashboardSettings settings) {
+    Dashboard dashboard = new Dashboard(client, Clock.systemUTC(), settings.allowedHosts());
+    server.serve(PATH, request -> CompletableFuture.completedFuture(dashboard.reply(request)));
   }
 
-  ProbeServer.Reply reply(String path) {
-    return switch (path) {
+  ProbeServer.Reply reply(ProbeServer.Request request) {
+    Optional<String> host = request.header("Host");
+    if (!hosts.allows(host)) {
+      return misdirected(host);
+    }
+    return switch (request.path()) {
       case PATH, PATH + "/" -> new ProbeServer.Reply(200, "text/html; charset=utf-8", page);
       case PATH + "/state.json" -> state();
       default -> ProbeServer.Reply.notFound();
     };
+  }
+
+  /** 421: the request names a host this dashboard does not answer to, or none. */
+  private static ProbeServer.Reply misdirected(Optional<String> host) {
+    return new ProbeServer.Reply(421, TEXT, host
+        .map(name -> "the dashboard does not answer to the host \"" + name + "\": add its name to"
+            + " KOORD4J_DASHBOARD_ALLOWED_HOSTS (Helm: manager.dashboard.allowedHosts)")
+        .orElse("the dashboard answers only requests with a Host header"));
   }
 
   /** The latest state; a new read starts when it is older than {@link #FRESH} and none runs. */
