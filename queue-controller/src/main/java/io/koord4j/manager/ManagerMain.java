@@ -56,9 +56,6 @@ public final class ManagerMain {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Readiness ready = new Readiness(settings.readyFile());
     ProbeServer probes = ProbeServer.start(settings.httpListen(), registry, ready);
-    if (settings.dashboard()) {
-      Dashboard.serveOn(probes, client, DashboardSettings.from(System.getenv()));
-    }
     ensureNamespace(client, settings.namespace());
     // In Kueue mode Kueue's own webhook holds the jobs.
     WebhookServer webhook =
@@ -76,6 +73,9 @@ public final class ManagerMain {
         settings.kueueAdmissionCheck()
             ? new KueueCheckControllers(leaderClient)
             : new Manager(leaderClient, registry, lease);
+    if (settings.dashboard()) {
+      Dashboard.serveOn(probes, DashboardSettings.from(System.getenv()), client, manager.informers());
+    }
     Leadership leadership =
         new Leadership(
             config -> client.leaderElector().withConfig(config).build(),

@@ -17,6 +17,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -50,14 +51,15 @@ class DashboardBrowserIT extends InProcessManagerBase {
         .isTrue();
     scenario = BlockedJobs.create(client);
     server = ProbeServer.start(ProbeServer.Listen.onPort(0), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), () -> true);
-    Dashboard.serveOn(server, client, DashboardSettings.from(Map.of()));
+    Dashboard.serveOn(server, DashboardSettings.from(Map.of()), client, Optional.empty());
     ChromeOptions options = new ChromeOptions()
         .setBinary(CHROMIUM.toFile())
         .addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,2000");
     ChromeDriverService service = new ChromeDriverService.Builder()
         .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
     browser = new ChromeDriver(service, options);
-    browser.get("http://127.0.0.1:" + server.port() + Dashboard.PATH);
+    // The largest page: this cluster holds other tests' quotas, queues and nodes beside the scenario's.
+    browser.get("http://127.0.0.1:" + server.port() + Dashboard.PATH + "?limit=200");
   }
 
   @AfterAll

@@ -1,16 +1,32 @@
 package io.koord4j.manager.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.probes.ProbeServer;
+import io.koord4j.visibility.Fixtures;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-/** The paths the dashboard answers; what it reads is DashboardBrowserIT's, on the local cluster. */
+/** What the dashboard answers; what it reads from a real cluster is DashboardBrowserIT's. */
 class DashboardTest {
-  private final Dashboard dashboard =
-      new Dashboard(null, Clock.systemUTC(), HostAllowList.of("koord4j-manager.koord4j-system.svc"));
+  private static final int QUOTAS = 120;
+
+  private final AtomicInteger reads = new AtomicInteger();
+  private final Dashboard dashboard = new Dashboard(
+      () -> {
+        reads.incrementAndGet();
+        return quotas(QUOTAS);
+      },
+      Clock.systemUTC(),
+      HostAllowList.of("koord4j-manager.koord4j-system.svc"));
 
   @Test
   void thePageIsServedAtUiWithAndWithoutTheTrailingSlash() {
@@ -18,13 +34,15 @@ class DashboardTest {
       ProbeServer.Reply reply = dashboard.reply(get(path, "127.0.0.1:8080"));
       assertThat(reply.code()).isEqualTo(200);
       assertThat(reply.contentType()).startsWith("text/html");
-      assertThat(reply.body()).contains("<h2>Quota tree</h2>");
+      assertThat(reply.body()).contains("<h2>Quota tree</h2>").contains("quotas");
     }
+    assertThat(reads).as("the page alone reads nothing").hasValue(0);
   }
 
   @Test
   void otherPathsUnderUiAreNotFound() {
     assertThat(dashboard.reply(get("/ui/secrets", "localhost")).code()).isEqualTo(404);
+    assertThat(dashboard.reply(get("/ui/state.json", "localhost")).code()).isEqualTo(404);
     assertThat(dashboard.reply(get("/uix", "localhost")).code()).isEqualTo(404);
   }
 
@@ -35,10 +53,11 @@ class DashboardTest {
 
   @Test
   void aRequestForAnotherHostIsRefusedNamingTheSettingThatAllowsIt() {
-    ProbeServer.Reply reply = dashboard.reply(get("/ui", "rebound.example.com"));
+    ProbeServer.Reply reply = dashboard.reply(get("/ui/quotas.json", "rebound.example.com"));
 
     assertThat(reply.code()).isEqualTo(421);
     assertThat(reply.body()).contains("\"rebound.example.com\"").contains("KOORD4J_DASHBOARD_ALLOWED_HOSTS");
+    assertThat(reads).hasValue(0);
   }
 
   @Test
@@ -49,7 +68,64 @@ class DashboardTest {
     assertThat(reply.body()).contains("Host header");
   }
 
-  private static ProbeServer.Request get(String path, String host) {
-    return new ProbeServer.Request(path, Map.of(), Map.of("host", host));
+  @Test
+  void aListIsServedPageByPageUntilTheLastPageHasNoToken() {
+    ProbeServer.Reply first = answered(get("/ui/quotas.json", "localhost"));
+    assertThat(first.contentType()).startsWith("application/json");
+    assertThat(first.body())
+        .contains("\"continue\":\"" + ListPage.DEFAULT_LIMIT + "\"")
+        .contains("\"total\":" + QUOTAS)
+        .contains("\"name\":\"quota-000\"")
+        .doesNotContain("\"name\":\"quota-050\"");
+
+    ProbeServer.Reply last = answered(get("/ui/quotas.json", "localhost", "limit", "100", "continue", "100"));
+    assertThat(last.body())
+        .doesNotContain("\"continue\"")
+        .contains("\"name\":\"quota-119\"")
+        .doesNotContain("\"name\":\"quota-099\"");
+  }
+
+  @Test
+  void aBadPageParameterIsRefusedNamingIt() {
+    answered(get("/ui/quotas.json", "localhost"));
+
+    ProbeServer.Reply reply = dashboard.reply(get("/ui/queues.json", "localhost", "limit", "all"));
+
+    assertThat(reply.code()).isEqualTo(400);
+    assertThat(reply.body()).contains("limit must be a whole number");
+  }
+
+  @Test
+  void untilTheFirstReadIsDoneTheListsSayThePageRetries() {
+    Dashboard slow = new Dashboard(
+        () -> {
+          throw new IllegalStateException("never read");
+        },
+        Clock.systemUTC(), HostAllowList.of(""));
+
+    ProbeServer.Reply reply = slow.reply(get("/ui/gpus.json", "localhost"));
+
+    assertThat(reply.code()).isEqualTo(503);
+    assertThat(reply.body()).contains("retries by itself");
+  }
+
+  /** The reply once the dashboard has read the cluster: the first request only starts the read. */
+  private ProbeServer.Reply answered(ProbeServer.Request request) {
+    return await().atMost(Duration.ofSeconds(10)).until(() -> dashboard.reply(request), reply -> reply.code() != 503);
+  }
+
+  private static ProbeServer.Request get(String path, String host, String... parameters) {
+    Map<String, String> query = new HashMap<>();
+    for (int i = 0; i < parameters.length; i += 2) {
+      query.put(parameters[i], parameters[i + 1]);
+    }
+    return new ProbeServer.Request(path, query, Map.of("host", host));
+  }
+
+  private static DashboardState.Inputs quotas(int count) {
+    List<ElasticQuota> quotas = IntStream.range(0, count)
+        .mapToObj(i -> Fixtures.quota(String.format("quota-%03d", i), null, false, "1", "2", "1", "0"))
+        .toList();
+    return new DashboardState.Inputs(List.of(), List.of(), quotas, List.of(), List.of(), List.of());
   }
 }
