@@ -71,6 +71,7 @@ class HelmChartIT {
                 "--set", "manager.namespaceDefaultQueue=true",
                 "--set", "networking.listenAddress=podIP",
                 "--set", "manager.dashboard.enabled=true",
+                "--set", "manager.dashboard.authentication=true",
                 "--set", "manager.dashboard.allowedHosts={dash.example.com}",
                 "--set", "sampleQuotaTree.enabled=true",
                 // Namespaces that exist: a dry run does not create the ones it would create.

@@ -1,8 +1,10 @@
 package io.koord4j.manager.dashboard;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.concurrent.DaemonThreads;
 import io.koord4j.manager.support.SharedInformers;
 import io.koord4j.probes.ProbeServer;
@@ -37,7 +39,9 @@ import org.slf4j.LoggerFactory;
  * cluster ({@link ClusterReader}), at most one per {@link #FRESH} however many browsers poll. The
  * reads run on a thread of their own and a request gets a page of the latest state, on a small
  * pool of its own, so neither a slow API server nor a large page holds up the probes, which share
- * the HTTP server's thread. It answers only requests whose Host it knows ({@link HostAllowList}).
+ * the HTTP server's thread. It answers only requests whose Host it knows ({@link HostAllowList}),
+ * and when asked to, serves the lists only to requests with a token the API server accepts for a
+ * user who may list QueueUnits ({@link TokenAccess}); the static page itself holds no data.
  */
 public final class Dashboard {
   public static final String PATH = "/ui";
@@ -63,6 +67,8 @@ public final class Dashboard {
   private final Supplier<DashboardState.Inputs> cluster;
   private final Clock clock;
   private final HostAllowList hosts;
+  /** Empty: every request may read the lists. */
+  private final Optional<TokenAccess> access;
   private final String page = resource("dashboard.html");
   private final ExecutorService reader =
       Executors.newSingleThreadExecutor(DaemonThreads.named("dashboard-reader"));
@@ -75,10 +81,12 @@ public final class Dashboard {
   private volatile Instant latestAt = Instant.MIN;
 
   /** @param cluster reads what the page shows; it may take time and fail */
-  Dashboard(Supplier<DashboardState.Inputs> cluster, Clock clock, HostAllowList hosts) {
+  Dashboard(
+      Supplier<DashboardState.Inputs> cluster, Clock clock, HostAllowList hosts, Optional<TokenAccess> access) {
     this.cluster = cluster;
     this.clock = clock;
     this.hosts = hosts;
+    this.access = access;
   }
 
   /**
@@ -88,8 +96,11 @@ public final class Dashboard {
    */
   public static void serveOn(
       ProbeServer server, DashboardSettings settings, KubernetesClient client, Optional<SharedInformers> informers) {
+    Optional<TokenAccess> access = settings.authentication()
+        ? Optional.of(new TokenAccess(new ApiServerReviews(client), Clock.systemUTC()))
+        : Optional.empty();
     Dashboard dashboard =
-        new Dashboard(new ClusterReader(client, informers), Clock.systemUTC(), settings.allowedHosts());
+        new Dashboard(new ClusterReader(client, informers), Clock.systemUTC(), settings.allowedHosts(), access);
     server.serve(PATH, dashboard::answer);
   }
 
@@ -111,7 +122,38 @@ public final class Dashboard {
       return new ProbeServer.Reply(200, "text/html; charset=utf-8", page);
     }
     Function<DashboardState, List<?>> list = LISTS.get(request.path());
-    return list == null ? ProbeServer.Reply.notFound() : listPage(list, request);
+    if (list == null) {
+      return ProbeServer.Reply.notFound();
+    }
+    return refusal(request).orElseGet(() -> listPage(list, request));
+  }
+
+  /** Why the request may not read the lists, if it may not. */
+  private Optional<ProbeServer.Reply> refusal(ProbeServer.Request request) {
+    if (access.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      return refusal(access.get().check(request.header("Authorization")));
+    } catch (RuntimeException e) {
+      LOG.warn("dashboard: cannot review a token: {}", e.getMessage());
+      return Optional.of(error(503, "cannot review the token with the API server: " + e.getMessage()));
+    }
+  }
+
+  private static Optional<ProbeServer.Reply> refusal(TokenAccess.Verdict verdict) {
+    return switch (verdict) {
+      case ALLOWED -> Optional.empty();
+      case NO_TOKEN -> Optional.of(unauthorized("the dashboard needs a Kubernetes bearer token"));
+      case BAD_TOKEN -> Optional.of(unauthorized("the API server does not accept this token"));
+      case NOT_ALLOWED -> Optional.of(error(403, "this token's user may not list "
+          + HasMetadata.getFullResourceName(QueueUnit.class) + " in every namespace"));
+    };
+  }
+
+  private static ProbeServer.Reply unauthorized(String error) {
+    return new ProbeServer.Reply(401, JSON, Serialization.asJson(Map.of("error", error)),
+        Map.of("WWW-Authenticate", "Bearer realm=\"koord4j dashboard\""));
   }
 
   /** 421: the request names a host this dashboard does not answer to, or none. */

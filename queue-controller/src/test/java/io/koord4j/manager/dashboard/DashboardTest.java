@@ -3,6 +3,8 @@ package io.koord4j.manager.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.authentication.UserInfo;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.probes.ProbeServer;
 import io.koord4j.visibility.Fixtures;
@@ -11,6 +13,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -26,7 +29,8 @@ class DashboardTest {
         return quotas(QUOTAS);
       },
       Clock.systemUTC(),
-      HostAllowList.of("koord4j-manager.koord4j-system.svc"));
+      HostAllowList.of("koord4j-manager.koord4j-system.svc"),
+      Optional.empty());
 
   @Test
   void thePageIsServedAtUiWithAndWithoutTheTrailingSlash() {
@@ -101,7 +105,7 @@ class DashboardTest {
         () -> {
           throw new IllegalStateException("never read");
         },
-        Clock.systemUTC(), HostAllowList.of(""));
+        Clock.systemUTC(), HostAllowList.of(""), Optional.empty());
 
     ProbeServer.Reply reply = slow.reply(get("/ui/gpus.json", "localhost"));
 
@@ -109,8 +113,45 @@ class DashboardTest {
     assertThat(reply.body()).contains("retries by itself");
   }
 
+  @Test
+  void withLoginOnTheListsAnswerOnlyATokenTheApiServerAcceptsForAUserWithTheRight() {
+    Dashboard login = new Dashboard(() -> quotas(1), Clock.systemUTC(), HostAllowList.of(""),
+        Optional.of(new TokenAccess(new FakeReviews(), Clock.systemUTC())));
+
+    ProbeServer.Reply none = login.reply(get("/ui/quotas.json", "localhost"));
+    assertThat(none.code()).isEqualTo(401);
+    assertThat(none.headers()).containsKey("WWW-Authenticate");
+    assertThat(login.reply(withToken("made-up")).code()).isEqualTo(401);
+    ProbeServer.Reply forbidden = login.reply(withToken(FakeReviews.WITHOUT_RIGHTS));
+    assertThat(forbidden.code()).isEqualTo(403);
+    assertThat(forbidden.body()).contains("may not list queueunits.scheduling.x-k8s.io");
+    assertThat(answered(login, withToken(FakeReviews.VIEWER)).code()).isEqualTo(200);
+    assertThat(login.reply(get("/ui", "localhost")).code()).as("the page holds no data").isEqualTo(200);
+  }
+
+  @Test
+  void withLoginOnAnApiServerThatCannotReviewTheTokenGets503() {
+    TokenAccess.Reviews down = new FakeReviews() {
+      @Override
+      public Optional<UserInfo> authenticate(String token) {
+        throw new KubernetesClientException("connection refused");
+      }
+    };
+    Dashboard login = new Dashboard(() -> quotas(1), Clock.systemUTC(), HostAllowList.of(""),
+        Optional.of(new TokenAccess(down, Clock.systemUTC())));
+
+    ProbeServer.Reply reply = login.reply(withToken(FakeReviews.VIEWER));
+
+    assertThat(reply.code()).isEqualTo(503);
+    assertThat(reply.body()).contains("connection refused");
+  }
+
   /** The reply once the dashboard has read the cluster: the first request only starts the read. */
   private ProbeServer.Reply answered(ProbeServer.Request request) {
+    return answered(dashboard, request);
+  }
+
+  private static ProbeServer.Reply answered(Dashboard dashboard, ProbeServer.Request request) {
     return await().atMost(Duration.ofSeconds(10)).until(() -> dashboard.reply(request), reply -> reply.code() != 503);
   }
 
@@ -120,6 +161,10 @@ class DashboardTest {
       query.put(parameters[i], parameters[i + 1]);
     }
     return new ProbeServer.Request(path, query, Map.of("host", host));
+  }
+
+  private static ProbeServer.Request withToken(String token) {
+    return new ProbeServer.Request("/ui/quotas.json", Map.of(), Map.of("Host", "localhost", "Authorization", "Bearer " + token));
   }
 
   private static DashboardState.Inputs quotas(int count) {
