@@ -116,7 +116,7 @@ public final class ProbeServer implements AutoCloseable {
 
   /**
    * Serves GET and HEAD requests of every path under {@code prefix} (e.g. {@code /ui} and
-   * {@code /ui/state.json}) from {@code page}; other methods get 405, so nothing served this way
+   * {@code /ui/quotas.json}) from {@code page}; other methods get 405, so nothing served this way
    * can change anything.
    */
   public void serve(String prefix, Page page) {
@@ -166,17 +166,29 @@ public final class ProbeServer implements AutoCloseable {
       request.response().putHeader("Allow", "GET, HEAD");
       reply(request, 405, TEXT, "read-only: GET or HEAD");
     } else {
-      Context context = Vertx.currentContext();
-      page.answer(pageRequest(request)).whenComplete((reply, failure) -> context.runOnContext(ignored -> {
-        if (failure != null) {
-          reply(request, 500, TEXT, "cannot answer: " + failure.getMessage());
-        } else {
-          request.response().putHeader("Cache-Control", "no-store");
-          reply.headers().forEach(request.response()::putHeader);
-          reply(request, reply.code(), reply.contentType(), reply.body());
-        }
-      }));
+      answer(request, page);
     }
+  }
+
+  /** Sends the page's reply, on the request's event loop, once the page has made it. */
+  private static void answer(HttpServerRequest request, Page page) {
+    Request pageRequest;
+    try {
+      pageRequest = pageRequest(request);
+    } catch (IllegalArgumentException e) {
+      reply(request, 400, TEXT, "cannot read the query: " + e.getMessage());
+      return;
+    }
+    Context context = Vertx.currentContext();
+    page.answer(pageRequest).whenComplete((reply, failure) -> context.runOnContext(ignored -> {
+      if (failure != null) {
+        reply(request, 500, TEXT, "cannot answer: " + failure.getMessage());
+      } else {
+        request.response().putHeader("Cache-Control", "no-store");
+        reply.headers().forEach(request.response()::putHeader);
+        reply(request, reply.code(), reply.contentType(), reply.body());
+      }
+    }));
   }
 
   private static Request pageRequest(HttpServerRequest request) {

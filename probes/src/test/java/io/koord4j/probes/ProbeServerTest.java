@@ -5,12 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.net.ConnectException;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -90,6 +94,7 @@ class ProbeServerTest {
       assertThat(reply.body()).isEqualTo("5 t");
       assertThat(reply.headers().firstValue("WWW-Authenticate")).hasValue("Bearer");
       assertThat(reply.headers().firstValue("Cache-Control")).hasValue("no-store");
+      assertThat(statusLine(server.port(), "/ui/x?limit=%zz")).as("a malformed query").contains(" 400 ");
     }
   }
 
@@ -102,6 +107,15 @@ class ProbeServerTest {
       assertThat(get("127.0.0.2", everywhere.port(), "/healthz").body()).isEqualTo("ok");
       assertThat(get(onLoopback.port(), "/healthz").body()).isEqualTo("ok");
       assertThatThrownBy(() -> get("127.0.0.2", onLoopback.port(), "/healthz")).isInstanceOf(ConnectException.class);
+    }
+  }
+
+  /** The status line of a GET sent as written, which java.net.URI would refuse to carry. */
+  private static String statusLine(int port, String target) throws IOException {
+    try (Socket socket = new Socket("127.0.0.1", port)) {
+      socket.getOutputStream().write(("GET " + target + " HTTP/1.1\r\nHost: localhost\r\n\r\n")
+          .getBytes(StandardCharsets.US_ASCII));
+      return new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII)).readLine();
     }
   }
 
