@@ -73,7 +73,9 @@ class DocumentedSettingsTest {
    */
   private static final Set<String> OTHER_PROGRAMS_FLAGS =
       Set.of("--create-namespace", "--set", "--server-side", "--force-conflicts", "--wait", "--timeout",
-          "--ignore-not-found", "--events", "--node-ip", "--cloud-provider", "--build-arg");
+          "--ignore-not-found", "--events", "--node-ip", "--cloud-provider", "--build-arg",
+          // kubectl create clusterrole / clusterrolebinding
+          "--verb", "--resource", "--clusterrole", "--serviceaccount");
 
   @Test
   void everyVariableTheCodeReadsIsDocumented() throws IOException {
