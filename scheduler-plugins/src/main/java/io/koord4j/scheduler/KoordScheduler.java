@@ -147,6 +147,7 @@ public final class KoordScheduler implements AutoCloseable {
             new PodOutcomeRecorder(client, options.schedulerName(), outcomePool),
             bindingPool,
             new SchedulerMetrics(registry, queue, cache));
+    SchedulerMetrics.registerPermitWaits(registry, waitingPods);
     loop = DaemonThreads.numbered("koord-scheduler").newThread(scheduler);
     // kube-scheduler does the rest of the checks itself; the extender adds gangs and GPUs.
     extender =

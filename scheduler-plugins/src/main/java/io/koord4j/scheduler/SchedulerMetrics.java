@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.koord4j.scheduler.cache.SchedulerCache;
+import io.koord4j.scheduler.framework.WaitingPods;
 import io.koord4j.scheduler.queue.SchedulingQueue;
 import java.time.Duration;
 import java.util.Map;
@@ -43,6 +44,14 @@ public final class SchedulerMetrics {
         .register(registry);
     Gauge.builder("scheduler_gpu_healthy", cache, c -> c.gpuTotals().healthy())
         .description("Healthy GPUs on nodes with a Device object")
+        .register(registry);
+  }
+
+  /** Pods placed and held at Permit, such as the members of a gang waiting for the rest. */
+  public static void registerPermitWaits(MeterRegistry registry, WaitingPods waiting) {
+    Gauge.builder("scheduler_permit_waiting_pods", waiting, w -> w.all().size())
+        .description("Pods placed and held at Permit")
+        .strongReference(true)
         .register(registry);
   }
 

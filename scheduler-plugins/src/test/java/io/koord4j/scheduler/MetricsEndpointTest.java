@@ -14,7 +14,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import io.koord4j.scheduler.cache.SchedulerCache;
+import io.koord4j.scheduler.framework.WaitingPods;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.Test;
 
 class MetricsEndpointTest {
@@ -30,6 +33,8 @@ class MetricsEndpointTest {
     SchedulerMetrics metrics = new SchedulerMetrics(registry, queue, cache);
     metrics.attempt(SchedulerMetrics.SCHEDULED);
     metrics.cycle(Duration.ofMillis(3));
+    ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    SchedulerMetrics.registerPermitWaits(registry, new WaitingPods(timer));
 
     try (ProbeServer server = ProbeServer.start(ProbeServer.Listen.onPort(0), registry, () -> true)) {
       assertThat(get(server, "/healthz")).isEqualTo("ok");
@@ -38,7 +43,10 @@ class MetricsEndpointTest {
           .contains("scheduler_pending_pods{queue=\"unschedulable\"} 0.0")
           .contains("scheduler_scheduling_attempt_duration_seconds_count 1")
           .contains("scheduler_gpu_healthy 8.0")
-          .contains("scheduler_gpu_allocated 0.0");
+          .contains("scheduler_gpu_allocated 0.0")
+          .contains("scheduler_permit_waiting_pods 0.0");
+    } finally {
+      timer.shutdownNow();
     }
   }
 

@@ -18,6 +18,8 @@ import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitPhase;
 import io.koord4j.scheduler.KoordScheduler;
 import io.koord4j.testing.LocalCluster;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -49,6 +51,7 @@ class OperatorGangIT extends InProcessManagerBase {
   private static final String ARGO_WORKFLOW_LABEL = "workflows.argoproj.io/workflow";
 
   private static KoordScheduler scheduler;
+  private static final MeterRegistry schedulerMetrics = new SimpleMeterRegistry();
   private static final List<String> nodes = new ArrayList<>();
 
   /**
@@ -233,7 +236,7 @@ class OperatorGangIT extends InProcessManagerBase {
   @BeforeAll
   static void startOperatorsAndScheduler() {
     LocalCluster.script("jobs", "up");
-    scheduler = TestSchedulers.start(client, SCHEDULER);
+    scheduler = TestSchedulers.start(client, SCHEDULER, schedulerMetrics);
   }
 
   @AfterAll
@@ -261,9 +264,10 @@ class OperatorGangIT extends InProcessManagerBase {
       // Admitted (three empty nodes hold the gang) and started: the operator creates all three
       // pods, but with a CPU of the third node held the nodes hold two.
       await().atMost(WAIT).until(() -> pods(kind, cluster).size() == 3);
-      await().atMost(WAIT).until(() -> pods(kind, cluster).stream().anyMatch(OperatorGangIT::isUnschedulable));
-      await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(10))
-          .until(() -> pods(kind, cluster).stream().noneMatch(OperatorGangIT::isBound));
+      // The two that fit are placed and held at Permit for the third: the gang's decision is made.
+      await().atMost(WAIT).until(() -> pods(kind, cluster).stream().anyMatch(OperatorGangIT::isUnschedulable)
+          && heldAtPermit() == 2);
+      assertThat(pods(kind, cluster)).noneMatch(OperatorGangIT::isBound);
 
       client.resource(holder).withGracePeriod(0).delete();
 
@@ -433,6 +437,11 @@ class OperatorGangIT extends InProcessManagerBase {
             + pod.getSpec().getTolerations().stream()
                 .map(t -> t.getKey() + "=" + t.getValue() + ":" + t.getEffect())
                 .toList());
+  }
+
+  /** Pods the scheduler has placed and holds at Permit. */
+  private static double heldAtPermit() {
+    return schedulerMetrics.get("scheduler_permit_waiting_pods").gauge().value();
   }
 
   private static boolean isBound(Pod pod) {

@@ -2,6 +2,7 @@ package io.koord4j.manager.it;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.scheduler.KoordScheduler;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 
@@ -14,7 +15,12 @@ public final class TestSchedulers {
    * pending pods quickly.
    */
   public static KoordScheduler start(KubernetesClient client, String schedulerName) {
-    KoordScheduler scheduler = new KoordScheduler(client, new SimpleMeterRegistry(),
+    return start(client, schedulerName, new SimpleMeterRegistry());
+  }
+
+  /** As {@link #start(KubernetesClient, String)}, with its metrics in {@code registry}. */
+  public static KoordScheduler start(KubernetesClient client, String schedulerName, MeterRegistry registry) {
+    KoordScheduler scheduler = new KoordScheduler(client, registry,
         KoordScheduler.Options.defaults().withSchedulerName(schedulerName)
             .withBackoff(Duration.ofMillis(200), Duration.ofSeconds(2)));
     scheduler.start();

@@ -27,8 +27,6 @@ import org.junit.jupiter.api.Test;
 class QuotaReleaseIT extends InProcessManagerBase {
   private static final String HOLD = "test.koord4j.io/hold";
   private static final Duration DECISION = Duration.ofMinutes(3);
-  /** How long a released job's terminating pod is watched keeping others out. */
-  private static final Duration HELD = Duration.ofSeconds(10);
 
   @Test
   void aDeletedJobsQuotaWaitsForItsTerminatingPods() {
@@ -84,7 +82,8 @@ class QuotaReleaseIT extends InProcessManagerBase {
             // Suspended, its pod terminating: the job has no active pod, and its unit is released.
             await().atMost(DECISION)
                 .until(() -> terminating(pod) && isReleased(cluster, "borrower"));
-            await().during(HELD).atMost(HELD.multipliedBy(3)).until(() -> !cluster.resumed("lender"));
+            cluster.awaitDecisionsOn(leaves.get(1));
+            assertThat(cluster.resumed("lender")).isFalse();
           });
     }
   }
@@ -142,7 +141,8 @@ class QuotaReleaseIT extends InProcessManagerBase {
       succeed(pods.get(0));
 
       awaitRunningPods(cluster, "first", 2);
-      await().during(HELD).atMost(HELD.multipliedBy(3)).until(() -> !cluster.resumed("second"));
+      cluster.awaitDecisionsOn(quota);
+      assertThat(cluster.resumed("second")).isFalse();
     }
   }
 
