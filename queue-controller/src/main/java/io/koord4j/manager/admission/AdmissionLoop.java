@@ -439,6 +439,10 @@ public final class AdmissionLoop implements AutoCloseable {
    * a pod no unit owns, or whether a unit still has pods.
    */
   private void onPod(Pod pod) {
+    // Its unit's gang may now be ready, which the pass records (see holdToRunLimits).
+    if (pods.becomesReady(pod)) {
+      passSoon();
+    }
     unitPodsChanged(pods.update(pod));
     String uid = pod.getMetadata().getUid();
     Optional<ChargedPod> charge = PodCharges.of(pod, quotas, this::holdsItsPods);
@@ -637,28 +641,37 @@ public final class AdmissionLoop implements AutoCloseable {
    * and passes again by the nearest deadline ahead.
    */
   private void holdToRunLimits(Instant now) {
-    List<String> ids = new ArrayList<>();
-    List<RunVerdict> verdicts = new ArrayList<>();
+    List<StatusWrite> evictions = new ArrayList<>();
+    changingVerdicts(now).forEach((id, verdict) -> {
+      QueueUnit unit = current(id);
+      if (verdict instanceof RunVerdict.RecordPodsReady) {
+        // A record, not a decision: written off the loop; if lost, the next pass records it again.
+        writer.status(unit, UnitStatuses.podsReady(unit, now));
+      } else {
+        evictionWrite(unit, verdict, now).ifPresent(evictions::add);
+      }
+    });
+    List<Boolean> stored = storeAll(evictions, now);
+    for (int i = 0; i < evictions.size(); i++) {
+      if (stored.get(i)) {
+        announce(units.get(UnitSpecs.id(evictions.get(i).unit())), evictions.get(i).desired(), now);
+      }
+    }
+  }
+
+  /** The admitted units' verdicts but those that keep them; a pass is due by the deadlines of those. */
+  private Map<String, RunVerdict> changingVerdicts(Instant now) {
+    Map<String, RunVerdict> changing = new HashMap<>();
     units.forEach((id, held) -> {
       Optional<AdmittedUnit> facts = AdmittedUnitFacts.of(held, pods.readyOrSucceeded(id));
       RunVerdict verdict = facts.isEmpty() ? null : RunLimits.review(facts.get(), podsReadyOf(id), now);
       if (verdict instanceof RunVerdict.Keep keep) {
         keep.reviewAt().ifPresent(this::passAt);
       } else if (verdict != null) {
-        ids.add(id);
-        verdicts.add(verdict);
+        changing.put(id, verdict);
       }
     });
-    List<StatusWrite> writes = new ArrayList<>();
-    for (int i = 0; i < ids.size(); i++) {
-      runLimitWrite(current(ids.get(i)), verdicts.get(i), now).ifPresent(writes::add);
-    }
-    List<Boolean> stored = storeAll(writes, now);
-    for (int i = 0; i < writes.size(); i++) {
-      if (stored.get(i)) {
-        announce(units.get(UnitSpecs.id(writes.get(i).unit())), writes.get(i).desired(), now);
-      }
-    }
+    return changing;
   }
 
   private WaitForPodsReady podsReadyOf(String id) {
@@ -666,19 +679,17 @@ public final class AdmissionLoop implements AutoCloseable {
   }
 
   /**
-   * The status a verdict calls for. A deactivation the unit's owner did not ask for is stored in
+   * The eviction a verdict calls for. A deactivation the unit's owner did not ask for is stored in
    * its spec first, so that whatever follows, the unit stays inactive; empty when that fails.
    */
-  private Optional<StatusWrite> runLimitWrite(QueueUnit unit, RunVerdict verdict, Instant now) {
+  private Optional<StatusWrite> evictionWrite(QueueUnit unit, RunVerdict verdict, Instant now) {
     if (verdict instanceof RunVerdict.Requeue requeue) {
       return Optional.of(new StatusWrite(unit, UnitStatuses.podsReadyTimedOut(
           unit, requeue.requeues(), requeue.requeueAt(), requeue.message(), now)));
     }
-    if (verdict instanceof RunVerdict.Deactivate deactivate) {
-      return setInactive(unit).map(inactive -> new StatusWrite(inactive, UnitStatuses.deactivated(
-          inactive, evictedReason(deactivate.cause()), deactivate.message(), now)));
-    }
-    return Optional.of(new StatusWrite(unit, UnitStatuses.podsReady(unit, now)));
+    RunVerdict.Deactivate deactivate = (RunVerdict.Deactivate) verdict;
+    return setInactive(unit).map(inactive -> new StatusWrite(inactive, UnitStatuses.deactivated(
+        inactive, evictedReason(deactivate.cause()), deactivate.message(), now)));
   }
 
   private static String evictedReason(RunVerdict.Cause cause) {
@@ -711,9 +722,6 @@ public final class AdmissionLoop implements AutoCloseable {
    * job stops, and the unit and its job get an event that says why.
    */
   private void announce(QueueUnit stored, QueueUnitStatus written, Instant now) {
-    if (!UnitStatuses.awaitsRelease(written)) {
-      return;
-    }
     feed(stored);
     Condition evicted = UnitStatuses.find(written.getConditions(), QueueUnitConditions.EVICTED);
     writer.event(stored, "Warning", evicted.getReason(), evicted.getMessage(), now);

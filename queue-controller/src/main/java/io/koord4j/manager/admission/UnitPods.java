@@ -94,6 +94,16 @@ final class UnitPods {
     return true;
   }
 
+  /** Whether the pod, one of a unit's, is ready and was not when last seen. */
+  boolean becomesReady(Pod pod) {
+    String unit = PodCharges.unitOf(pod);
+    if (unit == null || !isReady(pod)) {
+      return false;
+    }
+    Pod before = podsByUnit.getOrDefault(unit, Map.of()).get(key(pod));
+    return before == null || !isReady(before);
+  }
+
   /** How many of the unit's pods are ready or succeeded, as last seen. */
   int readyOrSucceeded(String unitId) {
     long ready = podsByUnit.getOrDefault(unitId, Map.of()).values().stream().filter(UnitPods::isReady).count();

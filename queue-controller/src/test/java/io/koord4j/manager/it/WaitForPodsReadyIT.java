@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
  * Wait for pods ready on a 2-CPU quota whose queue gives pods 5 s, requeues after 2 s doubling,
  * and deactivates after 2 requeues: a gang of two pods whose claim does not exist (the scheduler
  * never places them, so they never become ready) is evicted after 5 s and its quota goes to the
- * next job; it is requeued after 2 s, then 4 s, and on its third timeout deactivated.
+ * next job, whose pods get ready and run past the timeout; the gang is requeued after 2 s, then
+ * 4 s, and on its third timeout deactivated.
  */
 class WaitForPodsReadyIT extends InProcessManagerBase {
   private static final Duration TIMEOUT = Duration.ofSeconds(5);
@@ -49,7 +50,7 @@ class WaitForPodsReadyIT extends InProcessManagerBase {
           .withName("data").withNewPersistentVolumeClaim().withClaimName("never-created").endPersistentVolumeClaim()
           .endVolume())).create();
       await().atMost(WAIT).until(() -> cluster.resumed("stuck"));
-      cluster.job("next", quota, 2, "1", 0, "3s");
+      cluster.job("next", quota, 2, "1", 0, "8s");
 
       List<Seen> timeline = watchUntilDeactivated(cluster, "stuck");
       timeline.forEach(seen -> System.out.println("[timeline] " + seen));
@@ -73,6 +74,9 @@ class WaitForPodsReadyIT extends InProcessManagerBase {
           .isAfter(admissions.get(0).plus(TIMEOUT))
           .isBefore(admissions.get(1));
       await().atMost(WAIT).until(() -> QueueUnitPhase.SUCCEED.equals(cluster.phase("next")));
+      assertThat(cluster.condition("next", QueueUnitConditions.PODS_READY).getStatus())
+          .as("a gang that got ready keeps its admission past the timeout").isEqualTo("True");
+      assertThat(cluster.condition("next", QueueUnitConditions.EVICTED)).isNull();
 
       QueueUnit stuck = cluster.unit("stuck");
       assertThat(stuck.getSpec().isActive()).isFalse();
