@@ -663,12 +663,15 @@ public final class AdmissionLoop implements AutoCloseable {
   private Map<String, RunVerdict> changingVerdicts(Instant now) {
     Map<String, RunVerdict> changing = new HashMap<>();
     units.forEach((id, held) -> {
+      if (!AdmittedUnitFacts.holdsAdmission(held)) {
+        return;
+      }
       // The writer's newer copy, if any, may have recorded PodsReady already.
-      Optional<AdmittedUnit> facts = AdmittedUnitFacts.of(writer.latest(held), pods.readyOrSucceeded(id));
-      RunVerdict verdict = facts.isEmpty() ? null : RunLimits.review(facts.get(), podsReadyOf(id), now);
+      AdmittedUnit facts = AdmittedUnitFacts.of(writer.latest(held), pods.readyOrSucceeded(id));
+      RunVerdict verdict = RunLimits.review(facts, podsReadyOf(id), now);
       if (verdict instanceof RunVerdict.Keep keep) {
         keep.reviewAt().ifPresent(this::passAt);
-      } else if (verdict != null) {
+      } else {
         changing.put(id, verdict);
       }
     });

@@ -8,32 +8,34 @@ import io.koord4j.queue.core.AdmittedUnit;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 
 /** A QueueUnit that holds its admission, as {@link io.koord4j.queue.core.RunLimits} judges it. */
 final class AdmittedUnitFacts {
   private AdmittedUnitFacts() {}
 
-  /**
-   * @param readyPods how many of its pods are ready or succeeded now
-   * @return empty unless the unit's status says it holds its admission: Dequeued, Running, or
-   *     Reserved while its admission checks run
-   */
-  static Optional<AdmittedUnit> of(QueueUnit unit, int readyPods) {
+  /** Whether the unit's status says it holds its admission: Dequeued, Running, or Reserved. */
+  static boolean holdsAdmission(QueueUnit unit) {
     QueueUnitStatus status = unit.getStatus();
-    boolean started = UnitStatuses.isAdmitted(status);
-    if (!(started || UnitStatuses.isReserved(status)) || status.getLastAllocateTime() == null) {
-      return Optional.empty();
-    }
+    return (UnitStatuses.isAdmitted(status) || UnitStatuses.isReserved(status))
+        && status.getLastAllocateTime() != null;
+  }
+
+  /**
+   * @param unit one that {@link #holdsAdmission}
+   * @param readyPods how many of its pods are ready or succeeded now
+   */
+  static AdmittedUnit of(QueueUnit unit, int readyPods) {
+    QueueUnitStatus status = unit.getStatus();
     Integer maxSeconds = unit.getSpec().getMaximumExecutionTimeSeconds();
-    return Optional.of(new AdmittedUnit(
+    return new AdmittedUnit(
         unit.getSpec().isActive(),
         Instant.parse(status.getLastAllocateTime()),
-        started,
+        // Reserved: its admission checks hold the job back, so no pod can be ready yet.
+        UnitStatuses.isAdmitted(status),
         UnitStatuses.isTrue(status, QueueUnitConditions.PODS_READY),
         readyPods >= gangSize(unit.getSpec().getPodSet()),
         UnitStatuses.requeues(status),
-        maxSeconds == null ? null : Duration.ofSeconds(maxSeconds)));
+        maxSeconds == null ? null : Duration.ofSeconds(maxSeconds));
   }
 
   /** The pods that must be ready: each pod set's minimum, or its count when it has none. */
