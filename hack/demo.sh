@@ -41,7 +41,8 @@ start_local_manager() {
   JAR=$(ls "$ROOT"/queue-controller/target/koord4j-manager-*-jar-with-dependencies.jar)
 
   say "starting the manager with its webhook (log: $LOG)"
-  KOORD4J_HTTP_PORT=$HTTP_PORT KOORD4J_WEBHOOK_URL_HOST=127.0.0.1 KOORD4J_WEBHOOK_PORT=$WEBHOOK_PORT \
+  # Everything on loopback: the dashboard lists the whole cluster.
+  KOORD4J_HTTP_ADDRESS=127.0.0.1 KOORD4J_HTTP_PORT=$HTTP_PORT KOORD4J_WEBHOOK_URL_HOST=127.0.0.1 KOORD4J_WEBHOOK_PORT=$WEBHOOK_PORT \
     java -jar "$JAR" --webhook --dashboard >"$LOG" 2>&1 &
   MANAGER=$!
   stop_manager() {
@@ -83,6 +84,9 @@ echo "dashboard: http://127.0.0.1:$HTTP_PORT/ui  (quota tree, queues and why eac
 say "submitting $JOBS Jobs across ${#TEAMS[@]} teams"
 kubectl delete namespace "$NAMESPACE" --ignore-not-found --wait=true >/dev/null
 kubectl create namespace "$NAMESPACE" >/dev/null
+# A job may use only a quota bound to its namespace: the demo's jobs name every team's leaf.
+kubectl annotate --overwrite -n koordinator-system elasticquotas.scheduling.sigs.k8s.io "${TEAMS[@]}" \
+  "quota.scheduling.koordinator.sh/namespaces=[\"$NAMESPACE\"]" >/dev/null
 for i in $(seq 1 "$JOBS"); do
   team=${TEAMS[$((i % ${#TEAMS[@]}))]}
   pods=$((1 + i % 4))

@@ -104,6 +104,22 @@ volumeMounts:
 {{- end }}
 {{- end -}}
 
+{{/* The variable naming the address a component listens on, from networking.listenAddress;
+     nothing when that is empty (every address), hence the call with "with":
+     {{- with include "koord4j.listenAddress" (list . "KOORD4J_HTTP_ADDRESS") }}{{ nindent 12 . }}{{ end }} */}}
+{{- define "koord4j.listenAddress" -}}
+{{- $variable := index . 1 -}}
+{{- with (index . 0).Values.networking.listenAddress -}}
+- name: {{ $variable }}
+{{- if eq . "podIP" }}
+  valueFrom:
+    fieldRef: {fieldPath: status.podIP}
+{{- else }}
+  value: {{ . | quote }}
+{{- end }}
+{{- end }}
+{{- end -}}
+
 {{/* Affinity of one component's pods: its own, or else a preference for one replica per node.
      include "koord4j.affinity" (list . .Values.manager "manager") */}}
 {{- define "koord4j.affinity" -}}

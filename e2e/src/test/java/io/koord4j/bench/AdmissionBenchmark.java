@@ -157,7 +157,8 @@ public final class AdmissionBenchmark {
       try {
         manager = startManager(round);
         quotas.awaitKoord4jQueues(START_TIMEOUT);
-        return warmUpAndMeasure(AdmissionSystem.KOORD4J, round, namespace, quotas::koord4jLabels, ns -> {});
+        return warmUpAndMeasure(
+            AdmissionSystem.KOORD4J, round, namespace, quotas::koord4jLabels, quotas::bindKoord4jLeaves);
       } finally {
         if (manager != null) {
           manager.stop();
@@ -202,7 +203,9 @@ public final class AdmissionBenchmark {
         IntFunction<Map<String, String>> labels, Consumer<String> prepare) throws InterruptedException {
       try (BenchNamespace created = new BenchNamespace(client, namespace)) {
         prepare.accept(namespace);
-        awaitHeld(namespace, labels.apply(0));
+        for (int queue = 0; queue < AdmissionWorkload.QUEUES; queue++) {
+          awaitHeld(namespace, labels.apply(queue));
+        }
         AdmissionRound result = measure(system, round, namespace, jobs, labels);
         deleteJobs(namespace);
         return result;

@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.queue.Queue;
@@ -110,6 +112,17 @@ final class AdmissionQuotas {
       }
     }
     quotas.forEach(this::apply);
+  }
+
+  /**
+   * Binds every leaf to the job namespace, as koord4j's manager and webhook require of a namespace
+   * whose jobs name a quota; the leaves live in Koordinator's quota namespace.
+   */
+  void bindKoord4jLeaves(String namespace) {
+    String patch = "{\"metadata\":{\"annotations\":{\"" + WellKnown.QUOTA_NAMESPACES + "\":\"[\\\"" + namespace
+        + "\\\"]\"}}}";
+    IntStream.range(0, AdmissionWorkload.QUEUES).forEach(q -> client.resources(ElasticQuota.class)
+        .inNamespace(SystemQuotas.NAMESPACE).withName(leaf(q)).patch(PatchContext.of(PatchType.JSON_MERGE), patch));
   }
 
   /** Waits until the manager has given every leaf its Queue. */

@@ -56,7 +56,7 @@ final class JobReviewLoop {
   /** @param job the Job as the API server would hand it to a webhook (defaulted), naming a queue */
   static Result run(Job job, int rounds, int perRound) throws JsonProcessingException {
     byte[] review = Json.MAPPER.writeValueAsBytes(review(job));
-    AdmissionRoute route = AdmissionRoute.failingClosed(new JobMutator(JobAdapters.builtIn(), EVERY_QUEUE, false, "koord4j").handler(false));
+    AdmissionRoute route = AdmissionRoute.failingClosed(new JobMutator(JobAdapters.builtIn(), EVERY_QUEUE, List::of, false, "koord4j").handler(false));
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     Duration processBefore = processCpu();
     List<Double> microsPerReview = new ArrayList<>();

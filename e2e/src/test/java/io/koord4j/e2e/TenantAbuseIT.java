@@ -41,7 +41,8 @@ import org.junit.jupiter.api.Test;
  * webhook, as the chart runs it; the tenant is a ServiceAccount bound to the built-in ClusterRole
  * {@code edit} in its namespace, and writes with a token of its own (TokenRequest API). Its Job of
  * two 4-CPU pods waits for a 1-CPU quota, and every patch that would start it is refused naming
- * the field: the job stays suspended and no pod is created.
+ * the field: the job stays suspended and no pod is created. Nor can it spend a quota its namespace
+ * is not bound to: another team's, or Koordinator's unlimited system quota.
  */
 class TenantAbuseIT {
   private static final String TENANT = "tenant";
@@ -56,6 +57,7 @@ class TenantAbuseIT {
   private static ManagerProcess manager;
   private static KubernetesClient tenant;
   private static String quota;
+  private static String othersQuota;
 
   @BeforeAll
   static void startManagerAndTenant() throws Exception {
@@ -73,6 +75,7 @@ class TenantAbuseIT {
             "KOORD4J_WEBHOOK_CONFIGURATION_PREFIX", cluster.prefix));
     createQueue(cluster.prefix + "-team");
     quota = cluster.quota("team", null, false, "1", "1");
+    othersQuota = cluster.othersQuota("other-team", "64");
     tenant = clientOf(editor(cluster.namespace));
   }
 
@@ -121,6 +124,22 @@ class TenantAbuseIT {
     // The edit role itself is intact: what the queue does not own the tenant still changes.
     patchAsTenant("{\"metadata\":{\"annotations\":{\"team.example.com/note\":\"waiting\"}}}");
     assertThat(job().getMetadata().getAnnotations()).containsEntry("team.example.com/note", "waiting");
+  }
+
+  @Test
+  void aTenantCannotNameAQuotaItsNamespaceIsNotBoundTo() {
+    for (String foreign : List.of(othersQuota, WellKnown.SYSTEM_QUOTA)) {
+      Job named = cluster.jobOf("foreign", foreign, 1, "1", "1s", pod -> pod);
+      String refusal = "metadata.labels[" + WellKnown.QUOTA_NAME + "]: quota \"" + foreign
+          + "\" is not bound to namespace \"" + cluster.namespace + "\"";
+      await("the webhook knows quota " + foreign).atMost(START).ignoreExceptions().untilAsserted(
+          () -> assertThatThrownBy(() -> tenant.resource(named).dryRun().create()).hasMessageContaining(refusal));
+
+      assertThatThrownBy(() -> tenant.resource(named).create())
+          .isInstanceOf(KubernetesClientException.class)
+          .hasMessageContaining(refusal);
+    }
+    assertThat(admin.batch().v1().jobs().inNamespace(cluster.namespace).withName("foreign").get()).isNull();
   }
 
   /** The tenant's patch is refused naming each field, and the job is still held with no pod. */

@@ -3,6 +3,7 @@ package io.koord4j.koordlet;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.koord4j.probes.ListenAddress;
 import io.koord4j.probes.NativeTlsClientFactory;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
@@ -40,7 +41,7 @@ public final class KoordletMain {
     new ProcessorMetrics().bindTo(registry);
     KubernetesClient client = NativeTlsClientFactory.client();
     Koordlet koordlet = new Koordlet(client, settings, registry, Clock.systemUTC());
-    HttpServer http = serve(settings.httpPort(), registry, koordlet);
+    HttpServer http = serve(ListenAddress.socket(settings.httpAddress(), settings.httpPort()), registry, koordlet);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       http.stop(0);
@@ -54,8 +55,9 @@ public final class KoordletMain {
     stopped.await();
   }
 
-  static HttpServer serve(int port, PrometheusMeterRegistry registry, Koordlet koordlet) throws IOException {
-    HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
+  static HttpServer serve(InetSocketAddress address, PrometheusMeterRegistry registry, Koordlet koordlet)
+      throws IOException {
+    HttpServer server = HttpServer.create(address, 0);
     server.createContext("/healthz", exchange -> {
       boolean healthy = koordlet.healthy();
       send(exchange, healthy ? 200 : 503, healthy ? "ok" : "informers or collection stalled");

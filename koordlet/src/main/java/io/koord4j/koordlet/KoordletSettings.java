@@ -2,10 +2,12 @@ package io.koord4j.koordlet;
 
 import io.koord4j.koordlet.cgroup.CgroupDriver;
 import io.koord4j.koordlet.cgroup.CgroupLayout;
+import io.koord4j.probes.ListenAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * How koordlet runs, from {@code --flag=value} arguments, else the environment. In a DaemonSet pod
@@ -23,6 +25,8 @@ import java.util.Map;
  * @param collectInterval {@code --collect-interval-seconds}, default 1
  * @param qosInterval {@code --qos-interval-seconds}: CPU suppression, memory eviction and batch
  *     cgroup values, default 1
+ * @param httpAddress {@code --http-address} / {@code KOORDLET_HTTP_ADDRESS}: the address of the HTTP
+ *     port, e.g. the node's IP; default every address
  * @param httpPort {@code --http-port} / {@code KOORDLET_HTTP_PORT}: /healthz and /metrics, default 9316
  * @param gpuInventory {@code --gpu-inventory}: {@code none} (default), {@code nvidia-smi}, or
  *     {@code file:<path>} of a saved {@code nvidia-smi -q -x} output
@@ -35,6 +39,7 @@ public record KoordletSettings(
     String kubepods,
     Duration collectInterval,
     Duration qosInterval,
+    Optional<String> httpAddress,
     int httpPort,
     String gpuInventory) {
 
@@ -53,6 +58,7 @@ public record KoordletSettings(
         value(flags, env, "kubepods-cgroup", "KOORDLET_KUBEPODS_CGROUP", CgroupLayout.defaultKubepods(driver)),
         seconds(flags, env, "collect-interval-seconds", "KOORDLET_COLLECT_INTERVAL_SECONDS", "1"),
         seconds(flags, env, "qos-interval-seconds", "KOORDLET_QOS_INTERVAL_SECONDS", "1"),
+        ListenAddress.of(value(flags, env, "http-address", "KOORDLET_HTTP_ADDRESS", null)),
         positive(value(flags, env, "http-port", "KOORDLET_HTTP_PORT", "9316"), "--http-port", 0),
         value(flags, env, "gpu-inventory", "KOORDLET_GPU_INVENTORY", "none"));
   }

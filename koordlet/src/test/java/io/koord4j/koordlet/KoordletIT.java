@@ -35,6 +35,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -93,7 +94,7 @@ class KoordletIT {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Instant started = Instant.now();
     try (Koordlet koordlet = new Koordlet(client, settings, registry, Clock.systemUTC())) {
-      var http = KoordletMain.serve(0, registry, koordlet);
+      var http = KoordletMain.serve(new InetSocketAddress("127.0.0.1", 0), registry, koordlet);
       koordlet.start();
       try {
         NodeMetricStatus status = awaitBothPodsReported(client, id);

@@ -22,8 +22,19 @@ class KoordletSettingsTest {
     assertThat(settings.cgroupDriver()).isEqualTo(CgroupDriver.SYSTEMD);
     assertThat(settings.kubepods()).isEqualTo("kubepods.slice");
     assertThat(settings.collectInterval()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(settings.httpAddress()).isEmpty();
     assertThat(settings.httpPort()).isEqualTo(9316);
     assertThat(settings.gpuInventory()).isEqualTo("none");
+  }
+
+  @Test
+  void theHttpPortListensOnTheAddressTheFlagOrTheEnvironmentGives() {
+    assertThat(KoordletSettings.from(Map.of("NODE_NAME", "n", "KOORDLET_HTTP_ADDRESS", "10.0.0.7"), new String[0])
+            .httpAddress())
+        .contains("10.0.0.7");
+    assertThat(KoordletSettings.from(Map.of("NODE_NAME", "n"), new String[] {"--http-address=127.0.0.1"})
+            .httpAddress())
+        .contains("127.0.0.1");
   }
 
   @Test

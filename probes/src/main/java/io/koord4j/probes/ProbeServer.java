@@ -1,6 +1,8 @@
 package io.koord4j.probes;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Context;
+import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpMethod;
@@ -8,10 +10,14 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import java.io.IOException;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
-import java.util.function.Function;
 
 /**
  * The plain-HTTP endpoints every koord4j process serves: {@code /healthz} (the process answers),
@@ -24,34 +30,38 @@ public final class ProbeServer implements AutoCloseable {
 
   private final Vertx vertx;
   private final HttpServer server;
-  private final Map<String, Function<String, Reply>> pages;
+  private final Map<String, Page> pages;
 
-  private ProbeServer(Vertx vertx, HttpServer server, Map<String, Function<String, Reply>> pages) {
+  private ProbeServer(Vertx vertx, HttpServer server, Map<String, Page> pages) {
     this.vertx = vertx;
     this.server = server;
     this.pages = pages;
   }
 
   /**
+   * Where the server listens.
+   *
+   * @param address one address of the host (see {@link ListenAddress}); empty for every address
    * @param port 0 for any free port
-   * @param ready whether {@code /readyz} answers 200 rather than 503
+   * @param sharedPort listen with {@link SharedPort} (a successor on the same host may bind the
+   *     port while this server runs)
    */
-  public static ProbeServer start(int port, PrometheusMeterRegistry registry, BooleanSupplier ready)
-      throws IOException {
-    return start(port, registry, ready, false);
+  public record Listen(Optional<String> address, int port, boolean sharedPort) {
+    /** Every address of the host, on {@code port}, not shared. */
+    public static Listen onPort(int port) {
+      return new Listen(Optional.empty(), port, false);
+    }
   }
 
-  /**
-   * @param sharedPort listen with {@link SharedPort} (a successor on the same host may bind the port
-   *     while this server runs)
-   */
-  public static ProbeServer start(
-      int port, PrometheusMeterRegistry registry, BooleanSupplier ready, boolean sharedPort)
+  /** @param ready whether {@code /readyz} answers 200 rather than 503 */
+  public static ProbeServer start(Listen listen, PrometheusMeterRegistry registry, BooleanSupplier ready)
       throws IOException {
-    Vertx vertx = SharedPort.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1), sharedPort);
-    HttpServer server =
-        vertx.createHttpServer(SharedPort.listen(new HttpServerOptions().setPort(port), sharedPort));
-    Map<String, Function<String, Reply>> pages = new ConcurrentHashMap<>();
+    Vertx vertx =
+        SharedPort.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1), listen.sharedPort());
+    HttpServerOptions options = new HttpServerOptions().setPort(listen.port());
+    listen.address().ifPresent(options::setHost);
+    HttpServer server = vertx.createHttpServer(SharedPort.listen(options, listen.sharedPort()));
+    Map<String, Page> pages = new ConcurrentHashMap<>();
     server.requestHandler(request -> serve(vertx, request, registry, ready, pages));
     try {
       VertxFutures.await(server.listen(), "probe server");
@@ -62,20 +72,54 @@ public final class ProbeServer implements AutoCloseable {
     return new ProbeServer(vertx, server, pages);
   }
 
-  /** What a read-only page answers for one request path. */
-  public record Reply(int code, String contentType, String body) {
+  /** What a read-only page answers, with {@code headers} beside its Content-Type. */
+  public record Reply(int code, String contentType, String body, Map<String, String> headers) {
+    public Reply(int code, String contentType, String body) {
+      this(code, contentType, body, Map.of());
+    }
+
     public static Reply notFound() {
       return new Reply(404, TEXT, "not found");
     }
   }
 
   /**
-   * Serves GET and HEAD requests of every path under {@code prefix} (e.g. {@code /ui} and
-   * {@code /ui/state.json}) from {@code page}, given the request's path; other methods get 405, so
-   * nothing served this way can change anything. {@code page} runs on the event loop: it must
-   * answer at once.
+   * One GET or HEAD request of a page: its path, its query parameters and its headers, each with
+   * its first value; header names are matched ignoring case.
    */
-  public void serve(String prefix, Function<String, Reply> page) {
+  public record Request(String path, Map<String, String> parameters, Map<String, String> headers) {
+    public Request {
+      parameters = Map.copyOf(parameters);
+      Map<String, String> anyCase = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+      anyCase.putAll(headers);
+      headers = Collections.unmodifiableMap(anyCase);
+    }
+
+    public Optional<String> parameter(String name) {
+      return Optional.ofNullable(parameters.get(name));
+    }
+
+    public Optional<String> header(String name) {
+      return Optional.ofNullable(headers.get(name));
+    }
+  }
+
+  /** A read-only page. */
+  @FunctionalInterface
+  public interface Page {
+    /**
+     * The reply to {@code request}. It is called on the event loop, which the probes share: work
+     * that may take time (an API call) completes the reply later, off that thread.
+     */
+    CompletionStage<Reply> answer(Request request);
+  }
+
+  /**
+   * Serves GET and HEAD requests of every path under {@code prefix} (e.g. {@code /ui} and
+   * {@code /ui/quotas.json}) from {@code page}; other methods get 405, so nothing served this way
+   * can change anything.
+   */
+  public void serve(String prefix, Page page) {
     pages.put(prefix, page);
   }
 
@@ -94,7 +138,7 @@ public final class ProbeServer implements AutoCloseable {
 
   private static void serve(
       Vertx vertx, HttpServerRequest request, PrometheusMeterRegistry registry, BooleanSupplier ready,
-      Map<String, Function<String, Reply>> pages) {
+      Map<String, Page> pages) {
     switch (request.path()) {
       case "/healthz" -> reply(request, 200, TEXT, "ok");
       case "/readyz" -> {
@@ -110,8 +154,8 @@ public final class ProbeServer implements AutoCloseable {
     }
   }
 
-  private static void servePage(HttpServerRequest request, Map<String, Function<String, Reply>> pages) {
-    Function<String, Reply> page = pages.entrySet().stream()
+  private static void servePage(HttpServerRequest request, Map<String, Page> pages) {
+    Page page = pages.entrySet().stream()
         .filter(entry -> request.path().startsWith(entry.getKey()))
         .map(Map.Entry::getValue)
         .findFirst()
@@ -122,10 +166,39 @@ public final class ProbeServer implements AutoCloseable {
       request.response().putHeader("Allow", "GET, HEAD");
       reply(request, 405, TEXT, "read-only: GET or HEAD");
     } else {
-      Reply reply = page.apply(request.path());
-      request.response().putHeader("Cache-Control", "no-store");
-      reply(request, reply.code(), reply.contentType(), reply.body());
+      answer(request, page);
     }
+  }
+
+  /** Sends the page's reply, on the request's event loop, once the page has made it. */
+  private static void answer(HttpServerRequest request, Page page) {
+    Request pageRequest;
+    try {
+      pageRequest = pageRequest(request);
+    } catch (IllegalArgumentException e) {
+      reply(request, 400, TEXT, "cannot read the query: " + e.getMessage());
+      return;
+    }
+    Context context = Vertx.currentContext();
+    page.answer(pageRequest).whenComplete((reply, failure) -> context.runOnContext(ignored -> {
+      if (failure != null) {
+        reply(request, 500, TEXT, "cannot answer: " + failure.getMessage());
+      } else {
+        request.response().putHeader("Cache-Control", "no-store");
+        reply.headers().forEach(request.response()::putHeader);
+        reply(request, reply.code(), reply.contentType(), reply.body());
+      }
+    }));
+  }
+
+  private static Request pageRequest(HttpServerRequest request) {
+    return new Request(request.path(), firstValues(request.params()), firstValues(request.headers()));
+  }
+
+  private static Map<String, String> firstValues(MultiMap values) {
+    Map<String, String> first = new HashMap<>();
+    values.forEach(entry -> first.putIfAbsent(entry.getKey(), entry.getValue()));
+    return first;
   }
 
   private static void reply(HttpServerRequest request, int code, String contentType, String body) {

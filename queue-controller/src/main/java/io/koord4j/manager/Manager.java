@@ -177,6 +177,11 @@ public final class Manager implements LeaderControllers {
     return kinds;
   }
 
+  @Override
+  public Optional<SharedInformers> informers() {
+    return Optional.of(informers);
+  }
+
   /** The gang-feasibility checks answered for QueueUnits, once started. */
   public KueueAdmissionCheckController<QueueUnit> unitChecks() {
     return unitChecks;

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.koord4j.api.ClientConfig;
 import io.koord4j.manager.dashboard.Dashboard;
+import io.koord4j.manager.dashboard.DashboardSettings;
 import io.koord4j.manager.support.KubeObjects;
 import io.koord4j.probes.NativeTlsClientFactory;
 import io.koord4j.probes.ProbeServer;
@@ -54,10 +55,7 @@ public final class ManagerMain {
     KubernetesClient client = NativeTlsClientFactory.client();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Readiness ready = new Readiness(settings.readyFile());
-    ProbeServer probes = ProbeServer.start(settings.httpPort(), registry, ready, settings.sharedPorts());
-    if (settings.dashboard()) {
-      Dashboard.serveOn(probes, client);
-    }
+    ProbeServer probes = ProbeServer.start(settings.httpListen(), registry, ready);
     ensureNamespace(client, settings.namespace());
     // In Kueue mode Kueue's own webhook holds the jobs.
     WebhookServer webhook =
@@ -75,6 +73,9 @@ public final class ManagerMain {
         settings.kueueAdmissionCheck()
             ? new KueueCheckControllers(leaderClient)
             : new Manager(leaderClient, registry, lease);
+    if (settings.dashboard()) {
+      Dashboard.serveOn(probes, DashboardSettings.from(System.getenv()), client, manager.informers());
+    }
     Leadership leadership =
         new Leadership(
             config -> client.leaderElector().withConfig(config).build(),

@@ -1,5 +1,7 @@
 package io.koord4j.manager;
 
+import io.koord4j.probes.ListenAddress;
+import io.koord4j.probes.ProbeServer;
 import io.koord4j.probes.SharedPort;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,6 +18,8 @@ import java.util.Optional;
  *     koord4j-manager})
  * @param leaseDuration how long a leader's Lease holds without renewal, and so how soon another
  *     replica takes over after a crash ({@code KOORD4J_LEASE_DURATION_SECONDS}, default 15)
+ * @param httpAddress the address of {@code httpPort} ({@code KOORD4J_HTTP_ADDRESS}, e.g. the pod's
+ *     IP; default every address)
  * @param httpPort /healthz, /readyz and /metrics ({@code KOORD4J_HTTP_PORT}, default 8080)
  * @param webhook whether to serve the admission webhook in this process ({@code --webhook} or
  *     {@code KOORD4J_WEBHOOK=true}); it is configured by the environment as when run alone
@@ -35,6 +39,7 @@ public record ManagerSettings(
     String namespace,
     String leaseName,
     Duration leaseDuration,
+    Optional<String> httpAddress,
     int httpPort,
     boolean webhook,
     boolean kueueAdmissionCheck,
@@ -48,6 +53,7 @@ public record ManagerSettings(
         env.getOrDefault("KOORD4J_LEASE_NAME", "koord4j-manager"),
         Duration.ofSeconds(
             Long.parseLong(env.getOrDefault("KOORD4J_LEASE_DURATION_SECONDS", "15"))),
+        ListenAddress.of(env.get("KOORD4J_HTTP_ADDRESS")),
         Integer.parseInt(env.getOrDefault("KOORD4J_HTTP_PORT", "8080")),
         flag("--webhook", "KOORD4J_WEBHOOK", env, args),
         flag("--kueue-admission-check", "KOORD4J_KUEUE_ADMISSION_CHECK", env, args),
@@ -59,6 +65,11 @@ public record ManagerSettings(
   private static boolean flag(String option, String variable, Map<String, String> env, String[] args) {
     return Arrays.asList(args).contains(option)
         || Boolean.parseBoolean(env.getOrDefault(variable, "false"));
+  }
+
+  /** Where the probes, metrics and dashboard listen. */
+  public ProbeServer.Listen httpListen() {
+    return new ProbeServer.Listen(httpAddress, httpPort, sharedPorts);
   }
 
   /** How long the leader keeps trying to renew before it gives up: two thirds of the lease. */

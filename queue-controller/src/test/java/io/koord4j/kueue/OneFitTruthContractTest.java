@@ -11,6 +11,7 @@ import io.koord4j.api.kueue.PodSet;
 import io.koord4j.api.kueue.Workload;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitSpec;
+import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.manager.admission.UnitPlacements;
 import io.koord4j.manager.admission.UnitSpecs;
 import io.koord4j.queue.core.AdmissionCore;
@@ -110,13 +111,20 @@ class OneFitTruthContractTest {
     core.setClusterTotal(plenty);
     core.upsertQuota(QuotaSpec.leaf("team", "", plenty, plenty));
     core.upsertQueue(QueueConfig.of("team/team"));
-    core.upsertUnit(UnitSpecs.from(unit, "team", Map.of(), 0));
+    core.upsertUnit(UnitSpecs.from(unit, Map.of("team", teamQuota()), Map.of(), 0));
 
     AdmissionPass pass = core.pass(KueueFixtures.NOW);
 
     assertThat(pass.admitted().contains(id))
         .as(pass.waiting().containsKey(id) ? pass.waiting().get(id).reason().message() : "admitted")
         .isEqualTo(fit.fits());
+  }
+
+  /** The quota team, which lives in namespace team and so serves its units. */
+  private static ElasticQuota teamQuota() {
+    ElasticQuota quota = new ElasticQuota();
+    quota.setMetadata(new ObjectMetaBuilder().withName("team").withNamespace("team").build());
+    return quota;
   }
 
   /** A unit of one pod of the case's spec, in namespace team, naming queue team. */

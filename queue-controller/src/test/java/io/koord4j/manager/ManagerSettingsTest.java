@@ -2,9 +2,11 @@ package io.koord4j.manager;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.koord4j.probes.ProbeServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class ManagerSettingsTest {
@@ -44,6 +46,17 @@ class ManagerSettingsTest {
     assertThat(defaults.readyFile()).isEmpty();
     assertThat(hostNetwork.sharedPorts()).isTrue();
     assertThat(hostNetwork.readyFile()).contains(Path.of("/tmp/ready"));
+  }
+
+  @Test
+  void theHttpPortListensOnEveryAddressUnlessOneIsGiven() {
+    ManagerSettings defaults = ManagerSettings.from(Map.of(), new String[0]);
+    ManagerSettings podIp = ManagerSettings.from(
+        Map.of("KOORD4J_HTTP_ADDRESS", " 10.1.2.3 ", "KOORD4J_HTTP_PORT", "9090"), new String[0]);
+
+    assertThat(defaults.httpListen()).isEqualTo(ProbeServer.Listen.onPort(8080));
+    assertThat(podIp.httpListen()).isEqualTo(new ProbeServer.Listen(Optional.of("10.1.2.3"), 9090, false));
+    assertThat(ManagerSettings.from(Map.of("KOORD4J_HTTP_ADDRESS", ""), new String[0]).httpAddress()).isEmpty();
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.koord4j.scheduler;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.probes.LeaderElection;
+import io.koord4j.probes.ListenAddress;
 import io.koord4j.probes.NativeTlsClientFactory;
 import io.koord4j.probes.ProbeServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -28,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * does: a restart rebuilds all state from the cluster.
  *
  * <p>Environment: {@code SCHEDULER_NAME} (default koord-scheduler), {@code HEALTH_PORT} (default
- * 10251), {@code LEASE_NAMESPACE} (default kube-system).
+ * 10251), {@code HEALTH_ADDRESS} (the address of that port, default every address), {@code
+ * LEASE_NAMESPACE} (default kube-system).
  *
  * <p>{@code --extender-port <port>} also serves the kube-scheduler extender (DeviceShare and
  * Coscheduling) on that port while leading: {@code urlPrefix: http://127.0.0.1:<port>}, {@code
@@ -48,7 +50,11 @@ public final class SchedulerMain {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     KubernetesClient client = NativeTlsClientFactory.client();
     ProbeServer health =
-        ProbeServer.start(Integer.parseInt(env("HEALTH_PORT", "10251")), registry, () -> true);
+        ProbeServer.start(
+            new ProbeServer.Listen(
+                ListenAddress.of(env("HEALTH_ADDRESS", "")), Integer.parseInt(env("HEALTH_PORT", "10251")), false),
+            registry,
+            () -> true);
     KoordScheduler scheduler = new KoordScheduler(client, registry, options);
     LOG.info("{}: health and metrics on port {}", name, health.port());
     LeaderElection election =

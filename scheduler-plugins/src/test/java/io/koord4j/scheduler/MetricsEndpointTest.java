@@ -31,7 +31,7 @@ class MetricsEndpointTest {
     metrics.attempt(SchedulerMetrics.SCHEDULED);
     metrics.cycle(Duration.ofMillis(3));
 
-    try (ProbeServer server = ProbeServer.start(0, registry, () -> true)) {
+    try (ProbeServer server = ProbeServer.start(ProbeServer.Listen.onPort(0), registry, () -> true)) {
       assertThat(get(server, "/healthz")).isEqualTo("ok");
       assertThat(get(server, "/metrics"))
           .contains("scheduler_schedule_attempts_total{result=\"scheduled\"} 1.0")

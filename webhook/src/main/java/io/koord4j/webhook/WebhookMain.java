@@ -1,6 +1,7 @@
 package io.koord4j.webhook;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.koord4j.probes.ListenAddress;
 import io.koord4j.probes.NativeTlsClientFactory;
 import io.koord4j.probes.ProbeServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -16,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * Runs the webhook alone, with the cluster from KUBECONFIG (or the in-cluster account), configured
  * by the environment as {@link WebhookSettings#fromEnvironment} says. {@code /healthz},
  * {@code /readyz} (ready once it serves) and {@code /metrics} answer on {@code KOORD4J_HTTP_PORT}
- * (default 8080), as they do for the manager.
+ * (default 8080) of {@code KOORD4J_HTTP_ADDRESS} (default every address), as they do for the
+ * manager.
  */
 public final class WebhookMain {
   private static final Logger LOG = LoggerFactory.getLogger(WebhookMain.class);
@@ -28,7 +30,12 @@ public final class WebhookMain {
     WebhookSettings settings = WebhookSettings.fromEnvironment(env);
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     AtomicBoolean serving = new AtomicBoolean();
-    ProbeServer probes = ProbeServer.start(WebhookSettings.port(env, "KOORD4J_HTTP_PORT", 8080), registry, serving::get, settings.sharedPort());
+    ProbeServer.Listen listen =
+        new ProbeServer.Listen(
+            ListenAddress.of(env.get("KOORD4J_HTTP_ADDRESS")),
+            WebhookSettings.port(env, "KOORD4J_HTTP_PORT", 8080),
+            settings.sharedPort());
+    ProbeServer probes = ProbeServer.start(listen, registry, serving::get);
     KubernetesClient client = NativeTlsClientFactory.client();
     WebhookServer server = WebhookServer.withAllHandlers(client, settings, registry);
     CountDownLatch stopped = new CountDownLatch(1);

@@ -5,6 +5,7 @@ import io.koord4j.concurrent.DaemonThreads;
 import io.koord4j.jobs.JobAdapters;
 import io.koord4j.webhook.admission.JobMutator;
 import io.koord4j.webhook.admission.QueueLookup;
+import io.koord4j.webhook.admission.quota.QuotaLookup;
 import io.koord4j.webhook.cache.ClusterCache;
 import io.koord4j.webhook.http.AdmissionRoute;
 import io.koord4j.webhook.http.AdmissionServer;
@@ -62,10 +63,14 @@ public final class WebhookServer implements AutoCloseable {
   private ReloadableKeyManager keys;
   private ClientEndpoint endpoint;
 
-  /** What the server serves: the job mutation over {@code queues}, and the other webhooks. */
+  /**
+   * What the server serves: the job mutation over {@code queues} and {@code quotas}, and the other
+   * webhooks.
+   */
   private record Webhooks(
       JobAdapters adapters,
       QueueLookup queues,
+      QuotaLookup quotas,
       List<MutatingEndpoint> mutators,
       List<ValidatingEndpoint> validators) {
     Webhooks {
@@ -93,6 +98,7 @@ public final class WebhookServer implements AutoCloseable {
         new Webhooks(
             JobAdapters.builtIn(),
             cache.queues(),
+            cache.quotas(),
             concat(
                 ResourceWebhooks.mutating(cache.quotas()),
                 concat(
@@ -107,6 +113,7 @@ public final class WebhookServer implements AutoCloseable {
    * A server over the caller's lookups, timing reviews in Micrometer's global registry.
    *
    * @param queues the queues that exist
+   * @param quotas the quotas that exist, which jobs may name only in the namespaces bound to them
    * @param mutators mutating webhooks to serve besides the job mutation
    * @param validators validating webhooks to serve
    */
@@ -115,9 +122,10 @@ public final class WebhookServer implements AutoCloseable {
       WebhookSettings settings,
       JobAdapters adapters,
       QueueLookup queues,
+      QuotaLookup quotas,
       List<MutatingEndpoint> mutators,
       List<ValidatingEndpoint> validators) {
-    this(client, settings, new Webhooks(adapters, queues, mutators, validators), Metrics.globalRegistry, null);
+    this(client, settings, new Webhooks(adapters, queues, quotas, mutators, validators), Metrics.globalRegistry, null);
   }
 
   /**
@@ -165,7 +173,11 @@ public final class WebhookServer implements AutoCloseable {
     keys = new ReloadableKeyManager(certificates.initial());
     JobMutator jobs =
         new JobMutator(
-            webhooks.adapters(), webhooks.queues(), settings.useNamespaceDefaultQueue(), koord4jUser);
+            webhooks.adapters(),
+            webhooks.queues(),
+            webhooks.quotas(),
+            settings.useNamespaceDefaultQueue(),
+            koord4jUser);
     server =
         AdmissionServer.start(
             settings.bindHost(),

@@ -2,6 +2,7 @@ package io.koord4j.webhook;
 
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.koord4j.probes.ListenAddress;
 import io.koord4j.probes.SharedPort;
 import io.koord4j.webhook.registration.WebhookConfigurations;
 import io.koord4j.webhook.tls.RotationTiming;
@@ -73,8 +74,10 @@ public record WebhookSettings(
    * The in-cluster defaults, changed by the environment, for the webhook alone and in the manager.
    *
    * <p>{@code KOORD4J_NAMESPACE} (default {@code koord4j-system}), {@code KOORD4J_WEBHOOK_PORT}
-   * (9443), {@code KOORD4J_WEBHOOK_URL_HOST} (e.g. {@code 127.0.0.1}: register a URL instead of
-   * the Service), {@code KOORD4J_MANAGED_NAMESPACES} ({@code key=value}: the label of namespaces
+   * (9443), {@code KOORD4J_WEBHOOK_ADDRESS} (the address to listen on, e.g. the pod's IP; default
+   * every address), {@code KOORD4J_WEBHOOK_URL_HOST} (e.g. {@code 127.0.0.1}: register a URL
+   * instead of the Service, and listen there, since that is where the API server calls),
+   * {@code KOORD4J_MANAGED_NAMESPACES} ({@code key=value}: the label of namespaces
    * whose jobs are all queued), {@code KOORD4J_NAMESPACE_DEFAULT_QUEUE} ({@code true}: unlabelled
    * jobs join their namespace's queue {@code default}), {@code KOORD4J_SHARED_PORTS} ({@code true}:
    * share the port with a successor on the same host), {@code KOORD4J_WEBHOOK_CONFIGURATION_PREFIX}
@@ -90,6 +93,7 @@ public record WebhookSettings(
                 managedNamespaces(env.get("KOORD4J_MANAGED_NAMESPACES")),
                 Boolean.parseBoolean(value(env, "KOORD4J_NAMESPACE_DEFAULT_QUEUE", "false")))
             .withSharedPort(SharedPort.requested(env));
+    settings = ListenAddress.of(env.get("KOORD4J_WEBHOOK_ADDRESS")).map(settings::withBindHost).orElse(settings);
     String prefix = env.get("KOORD4J_WEBHOOK_CONFIGURATION_PREFIX");
     if (prefix != null && !prefix.isBlank()) {
       settings = settings.withNames(settings.secretName(), WebhookConfigurations.Names.prefixed(prefix.strip()));
@@ -119,6 +123,12 @@ public record WebhookSettings(
   public WebhookSettings withLocalUrl(String host, int port) {
     return new WebhookSettings(namespace, serviceName, servicePort, secretName, configurationNames,
         host, port, host, caValidity, servingValidity, refreshPeriod, settleDelay,
+        managedNamespaces, useNamespaceDefaultQueue, sharedPort);
+  }
+
+  public WebhookSettings withBindHost(String host) {
+    return new WebhookSettings(namespace, serviceName, servicePort, secretName, configurationNames,
+        host, port, localUrlHost, caValidity, servingValidity, refreshPeriod, settleDelay,
         managedNamespaces, useNamespaceDefaultQueue, sharedPort);
   }
 

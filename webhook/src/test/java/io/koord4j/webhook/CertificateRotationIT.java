@@ -52,7 +52,7 @@ class CertificateRotationIT {
         .withRotation(Duration.ofSeconds(12), Duration.ofSeconds(6), Duration.ofMillis(250),
             Duration.ofSeconds(1));
     server = new WebhookServer(
-        client, settings, JobAdapters.builtIn(), FixedQueues.NONE, List.of(), List.of());
+        client, settings, JobAdapters.builtIn(), FixedQueues.NONE, List::of, List.of(), List.of());
     bed.start(server);
     await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(
         () -> createJob("warm-up-" + UUID.randomUUID().toString().substring(0, 5)),

@@ -42,7 +42,7 @@ class PodGangWebhookIT {
     Metrics.addRegistry(reviews);
     String suffix = bed.suffix;
     server = new WebhookServer(client, WebhookServerIT.settings(ownNamespace, "gang-" + suffix),
-        JobAdapters.builtIn(), FixedQueues.NONE,
+        JobAdapters.builtIn(), FixedQueues.NONE, List::of,
         PodWebhooks.mutating(bed.startCache().gangs()), List.of());
     bed.start(server);
   }

@@ -51,6 +51,7 @@ class ResourceWebhooksIT {
             WebhookServerIT.settings(ownNamespace, "quota-" + suffix),
             JobAdapters.builtIn(),
             FixedQueues.NONE,
+            quotas,
             ResourceWebhooks.mutating(quotas),
             ResourceWebhooks.validating(quotas));
     bed.start(server);

@@ -40,7 +40,7 @@ class WebhookRoutesTest {
             "koord4j");
     Map<String, AdmissionRoute> routes =
         WebhookServer.routes(
-            new JobMutator(JobAdapters.builtIn(), FixedQueues.NONE, true, "koord4j"), mutators, validators);
+            new JobMutator(JobAdapters.builtIn(), FixedQueues.NONE, List::of, true, "koord4j"), mutators, validators);
 
     List<MutatingWebhook> mutating =
         configurations.mutating(JobAdapters.builtIn(), mutators, ENDPOINT, "bundle").getWebhooks();

@@ -39,7 +39,7 @@ class WebhookServerIT {
   @Test
   void queuedJobsAreStoredSuspendedAndStoppedServerRefusesOnlyThem() {
     server = new WebhookServer(client, settings(ownNamespace, jobNamespace), JobAdapters.builtIn(),
-        FixedQueues.in(jobNamespace, "gpu"), List.of(), List.of());
+        FixedQueues.in(jobNamespace, "gpu"), List::of, List.of(), List.of());
     bed.start(server);
 
     MutatingWebhookConfiguration config = client.admissionRegistration().v1()

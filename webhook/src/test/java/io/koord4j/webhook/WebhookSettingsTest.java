@@ -30,6 +30,16 @@ class WebhookSettingsTest {
   }
 
   @Test
+  void theWebhookListensOnTheAddressGivenUnlessTheApiServerCallsAUrlHost() {
+    assertThat(WebhookSettings.fromEnvironment(Map.of()).bindHost()).isEqualTo("0.0.0.0");
+    assertThat(WebhookSettings.fromEnvironment(Map.of("KOORD4J_WEBHOOK_ADDRESS", "10.1.2.3")).bindHost())
+        .isEqualTo("10.1.2.3");
+    assertThat(WebhookSettings.fromEnvironment(
+            Map.of("KOORD4J_WEBHOOK_ADDRESS", "10.1.2.3", "KOORD4J_WEBHOOK_URL_HOST", "127.0.0.1")).bindHost())
+        .isEqualTo("127.0.0.1");
+  }
+
+  @Test
   void anEmptyEnvironmentGivesTheInClusterDefaults() {
     assertThat(WebhookSettings.fromEnvironment(Map.of()))
         .isEqualTo(WebhookSettings.defaults("koord4j-system"));

@@ -19,8 +19,9 @@ public final class CopilotMain {
     CopilotSettings settings = CopilotSettings.from(System.getenv());
     KubernetesClient client = NativeTlsClientFactory.client();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    HTTPServer http =
-        HTTPServer.builder().port(settings.httpPort()).registry(registry.getPrometheusRegistry()).buildAndStart();
+    HTTPServer.Builder listen = HTTPServer.builder().port(settings.httpPort());
+    settings.httpAddress().ifPresent(listen::hostname);
+    HTTPServer http = listen.registry(registry.getPrometheusRegistry()).buildAndStart();
     Copilot copilot =
         new Copilot(
             client,

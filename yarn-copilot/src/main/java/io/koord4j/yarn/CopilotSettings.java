@@ -1,9 +1,11 @@
 package io.koord4j.yarn;
 
+import io.koord4j.probes.ListenAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -16,6 +18,8 @@ import java.util.stream.Collectors;
  *     koord4j-yarn-copilot})
  * @param leaseDuration how long a leader's Lease holds without renewal ({@code
  *     KOORD4J_LEASE_DURATION_SECONDS}, default 15)
+ * @param httpAddress the address of {@code httpPort} ({@code KOORD4J_HTTP_ADDRESS}, e.g. the pod's
+ *     IP; default every address)
  * @param httpPort Prometheus {@code /metrics} and the {@code /-/healthy} probe ({@code
  *     KOORD4J_HTTP_PORT}, default 8080)
  * @param hadoopConfDir the YARN clusters' configuration ({@code HADOOP_CONF_DIR}, default {@code
@@ -29,6 +33,7 @@ public record CopilotSettings(
     String namespace,
     String leaseName,
     Duration leaseDuration,
+    Optional<String> httpAddress,
     int httpPort,
     Path hadoopConfDir,
     Duration period,
@@ -40,6 +45,7 @@ public record CopilotSettings(
         namespace,
         env.getOrDefault("KOORD4J_LEASE_NAME", "koord4j-yarn-copilot"),
         Duration.ofSeconds(positive(env, "KOORD4J_LEASE_DURATION_SECONDS", "15")),
+        ListenAddress.of(env.get("KOORD4J_HTTP_ADDRESS")),
         Math.toIntExact(port(env)),
         Path.of(env.getOrDefault("HADOOP_CONF_DIR", "/etc/hadoop/conf")),
         Duration.ofMillis(positive(env, "KOORD4J_YARN_SYNC_PERIOD_MS", "1000")),

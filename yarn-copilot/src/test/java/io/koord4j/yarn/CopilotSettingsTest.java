@@ -42,6 +42,12 @@ class CopilotSettingsTest {
   }
 
   @Test
+  void metricsListenOnEveryAddressUnlessOneIsGiven() {
+    assertThat(CopilotSettings.from(Map.of()).httpAddress()).isEmpty();
+    assertThat(CopilotSettings.from(Map.of("KOORD4J_HTTP_ADDRESS", "10.1.2.3")).httpAddress()).contains("10.1.2.3");
+  }
+
+  @Test
   void aPeriodThatIsNotAPositiveNumberIsRejectedByName() {
     for (String bad : new String[] {"0", "-5", "fast"}) {
       assertThatThrownBy(() -> CopilotSettings.from(Map.of("KOORD4J_YARN_SYNC_PERIOD_MS", bad)))

@@ -98,10 +98,7 @@ final class PassRun {
             queue -> {
               int position = 0;
               for (QueuedUnit unit : queue.pending) {
-                WaitReason reason =
-                    queue.isConfigured()
-                        ? reasons.get(unit)
-                        : new WaitReason.UnknownQueue(queue.name);
+                WaitReason reason = queue.isConfigured() ? reasons.get(unit) : withoutQueue(queue, unit);
                 waiting.put(unit.id(), waitingUnit(unit, ++position, reason));
               }
               position = 0;
@@ -114,12 +111,25 @@ final class PassRun {
         admitted, preemptions, timedOutVictims, waiting, nextPassBy, backfill.reservations());
   }
 
+  /**
+   * Why a unit whose queue does not exist waits. A quota it may not charge comes first: no queue
+   * would let it, and a queue named after a quota of another namespace is out of its reach too.
+   */
+  private static WaitReason withoutQueue(QueueState queue, QueuedUnit unit) {
+    return unit.spec.mayChargeQuota()
+        ? new WaitReason.UnknownQueue(queue.name)
+        : new WaitReason.QuotaNotBound(unit.spec.quotaRefusal());
+  }
+
   private static WaitingUnit waitingUnit(QueuedUnit unit, int position, WaitReason reason) {
     return new WaitingUnit(unit.id(), unit.spec.queue(), unit.phase, position, reason);
   }
 
   /** Admits the unit, or says why it waits. */
   private WaitReason consider(QueueCursor cursor, QueuedUnit unit) {
+    if (!unit.spec.mayChargeQuota()) {
+      return new WaitReason.QuotaNotBound(unit.spec.quotaRefusal());
+    }
     if (!core.accounting().isUsable(unit.quota())) {
       return new WaitReason.UnusableQuota(unit.quota());
     }

@@ -203,13 +203,17 @@ final class QuotaAccounting {
     book(unit, ledger::removePending, ledger::removeUsed);
   }
 
-  /** Books the unit's request as pending while it waits, as used once it is admitted. */
+  /**
+   * Books the unit's request as pending while it waits, as used once it is admitted. A unit that
+   * may not charge its quota is no demand of it: another namespace's waiting work would otherwise
+   * raise that quota's runtime share at its siblings' cost.
+   */
   private void book(
       QueuedUnit unit,
       BiConsumer<String, ResourceVector> pending,
       BiConsumer<String, ResourceVector> used) {
     if (isCounted(unit)) {
-      if (unit.isWaiting()) {
+      if (unit.isWaiting() && unit.spec.mayChargeQuota()) {
         pending.accept(unit.quota(), unit.spec.request());
       } else if (unit.phase == UnitPhase.ADMITTED) {
         used.accept(unit.quota(), unit.spec.request());
@@ -217,10 +221,18 @@ final class QuotaAccounting {
     }
   }
 
-  /** Moves a waiting unit's request from demand to used without changing the runtime quotas. */
+  /**
+   * Moves a waiting unit's request from demand to used without changing the runtime quotas. One
+   * that was no demand (the cluster shows it admitted before its quota was unbound) is used alone.
+   */
   void admit(QueuedUnit unit) {
-    if (isCounted(unit)) {
+    if (!isCounted(unit)) {
+      return;
+    }
+    if (unit.spec.mayChargeQuota()) {
       ledger.admit(unit.quota(), unit.spec.request());
+    } else {
+      ledger.addUsed(unit.quota(), unit.spec.request());
     }
   }
 

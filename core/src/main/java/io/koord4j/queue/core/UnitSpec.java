@@ -16,6 +16,8 @@ import java.util.Objects;
  * @param podSetCount number of pod sets, for status only
  * @param expectedRuntime how long the unit is expected to run once admitted, or null when
  *     unknown; a backfilling queue plans with it ({@link QueueConfig#backfill})
+ * @param quotaRefusal why the unit may not charge {@code quota} (its namespace is not bound to it),
+ *     or null when it may: such a unit waits, saying so, and is not counted as the quota's demand
  */
 public record UnitSpec(
     String id,
@@ -25,12 +27,26 @@ public record UnitSpec(
     Instant arrival,
     ResourceVector request,
     int podSetCount,
-    Duration expectedRuntime) {
+    Duration expectedRuntime,
+    String quotaRefusal) {
 
   /** A unit whose runtime is not known. */
   public UnitSpec(
       String id, String queue, String quota, int priority, Instant arrival, ResourceVector request, int podSetCount) {
     this(id, queue, quota, priority, arrival, request, podSetCount, null);
+  }
+
+  /** A unit that may charge its quota. */
+  public UnitSpec(
+      String id,
+      String queue,
+      String quota,
+      int priority,
+      Instant arrival,
+      ResourceVector request,
+      int podSetCount,
+      Duration expectedRuntime) {
+    this(id, queue, quota, priority, arrival, request, podSetCount, expectedRuntime, null);
   }
 
   public UnitSpec {
@@ -49,6 +65,12 @@ public record UnitSpec(
   }
 
   public UnitSpec withQuota(String otherQuota) {
-    return new UnitSpec(id, queue, otherQuota, priority, arrival, request, podSetCount, expectedRuntime);
+    return new UnitSpec(
+        id, queue, otherQuota, priority, arrival, request, podSetCount, expectedRuntime, quotaRefusal);
+  }
+
+  /** Whether the unit may charge its quota: see {@link #quotaRefusal}. */
+  public boolean mayChargeQuota() {
+    return quotaRefusal == null;
   }
 }

@@ -42,6 +42,8 @@ public sealed interface WaitReason {
       return "queue \"" + unknown.queue() + "\" does not exist";
     } else if (this instanceof UnusableQuota unusable) {
       return "quota \"" + unusable.quota() + "\" does not exist or is a parent quota";
+    } else if (this instanceof QuotaNotBound notBound) {
+      return notBound.refusal();
     }
     throw new IllegalStateException("no wording for " + this);
   }
@@ -95,4 +97,10 @@ public sealed interface WaitReason {
 
   /** The quota is missing, or is a parent quota, which units may not use. */
   record UnusableQuota(String quota) implements WaitReason {}
+
+  /**
+   * The unit's namespace is not bound to its quota ({@link UnitSpec#quotaRefusal}, which says
+   * why), so it may not charge it however much room is free.
+   */
+  record QuotaNotBound(String refusal) implements WaitReason {}
 }

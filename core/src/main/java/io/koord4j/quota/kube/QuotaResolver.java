@@ -6,12 +6,14 @@ import io.koord4j.api.WellKnown;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.quota.ElasticQuota;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Which leaf quota a unit uses, Koordinator's way: the quota named by the unit's {@code
  * quota.scheduling.koordinator.sh/name} label; else the quota named like its queue (every quota has
- * a queue of its name); else one named like its namespace; else one whose namespaces annotation
- * lists the namespace; else {@code koordinator-default-quota}.
+ * a queue of its name); else one named like its namespace; else the first leaf, by name, that lives
+ * in the namespace or whose namespaces annotation lists it; else {@code koordinator-default-quota}.
+ * Whether the unit may charge the quota it names is {@link QuotaBinding}'s to say.
  */
 public final class QuotaResolver {
   private QuotaResolver() {}
@@ -36,11 +38,17 @@ public final class QuotaResolver {
     return resolve(pod.getMetadata(), null, quotas);
   }
 
-  private static String resolve(ObjectMeta metadata, String queue, Map<String, ElasticQuota> quotas) {
-    Map<String, String> labels = metadata.getLabels();
+  /** The quota the object's {@code quota.scheduling.koordinator.sh/name} label names, if any. */
+  public static Optional<String> labelled(ObjectMeta metadata) {
+    Map<String, String> labels = metadata == null ? null : metadata.getLabels();
     String labelled = labels == null ? null : labels.get(WellKnown.QUOTA_NAME);
-    if (labelled != null && !labelled.isBlank()) {
-      return labelled.strip();
+    return labelled == null || labelled.isBlank() ? Optional.empty() : Optional.of(labelled.strip());
+  }
+
+  private static String resolve(ObjectMeta metadata, String queue, Map<String, ElasticQuota> quotas) {
+    Optional<String> labelled = labelled(metadata);
+    if (labelled.isPresent()) {
+      return labelled.get();
     }
     if (queue != null && quotas.containsKey(queue)) {
       return queue;
@@ -49,11 +57,6 @@ public final class QuotaResolver {
     if (quotas.containsKey(namespace)) {
       return namespace;
     }
-    return quotas.values().stream()
-        .filter(quota -> ElasticQuotaSpecs.boundNamespaces(quota).contains(namespace))
-        .map(quota -> quota.getMetadata().getName())
-        .sorted()
-        .findFirst()
-        .orElse(WellKnown.DEFAULT_QUOTA);
+    return QuotaBinding.firstServing(namespace, quotas).orElse(WellKnown.DEFAULT_QUOTA);
   }
 }

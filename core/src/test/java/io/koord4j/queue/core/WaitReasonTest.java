@@ -30,7 +30,9 @@ class WaitReasonTest {
       Map.entry(new WaitReason.AwaitingPreemption(List.of("team-b/x", "team-b/y")),
           "waiting for preempted team-b/x, team-b/y to release quota"),
       Map.entry(new WaitReason.UnknownQueue("research"), "queue \"research\" does not exist"),
-      Map.entry(new WaitReason.UnusableQuota("root"), "quota \"root\" does not exist or is a parent quota"));
+      Map.entry(new WaitReason.UnusableQuota("root"), "quota \"root\" does not exist or is a parent quota"),
+      Map.entry(new WaitReason.QuotaNotBound("quota \"team-b\" is not bound to namespace \"team-a\""),
+          "quota \"team-b\" is not bound to namespace \"team-a\""));
 
   @Test
   void everyKindOfReasonHasItsSentence() {

@@ -1,5 +1,7 @@
 package io.koord4j.e2e.helm;
 
+import io.koord4j.api.WellKnown;
+import io.koord4j.quota.kube.SystemQuotas;
 import io.koord4j.testing.LocalCluster;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -41,6 +43,18 @@ final class ClusterTools {
     List<String> withConfig = new ArrayList<>(List.of("--kubeconfig", LocalCluster.kubeconfig().toString()));
     withConfig.addAll(List.of(args));
     return run(stdin, LocalCluster.tool("kubectl"), withConfig.toArray(String[]::new));
+  }
+
+  /**
+   * Binds the samples' quotas to the namespace alone: the samples' jobs name those quotas, and
+   * koord4j admits a job only to a quota bound to its namespace.
+   */
+  static Result bindSampleQuotas(String namespace, String... quotas) {
+    List<String> args = new ArrayList<>(
+        List.of("annotate", "--overwrite", "-n", SystemQuotas.NAMESPACE, "elasticquotas.scheduling.sigs.k8s.io"));
+    args.addAll(List.of(quotas));
+    args.add(WellKnown.QUOTA_NAMESPACES + "=[\"" + namespace + "\"]");
+    return kubectl(null, args.toArray(String[]::new));
   }
 
   /** The chart's folder in this checkout. */

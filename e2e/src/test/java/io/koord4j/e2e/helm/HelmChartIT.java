@@ -69,6 +69,10 @@ class HelmChartIT {
                 "--set", "yarnCopilot.enabled=true",
                 "--set", "manager.managedNamespaces=koord4j.io/queued=true",
                 "--set", "manager.namespaceDefaultQueue=true",
+                "--set", "networking.listenAddress=podIP",
+                "--set", "manager.dashboard.enabled=true",
+                "--set", "manager.dashboard.authentication=true",
+                "--set", "manager.dashboard.allowedHosts={dash.example.com}",
                 "--set", "sampleQuotaTree.enabled=true",
                 // Namespaces that exist: a dry run does not create the ones it would create.
                 "--set", "sampleQuotaTree.namespace=" + NAMESPACE,

@@ -12,7 +12,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.e2e.helm.RbacAudit.Access;
 import io.koord4j.manager.it.InProcessManager;
 import io.koord4j.testing.LocalCluster;
@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -50,10 +51,6 @@ class HelmInstallIT {
   /** The images this checkout builds, tagged apart from other checkouts' builds of the same version. */
   private static final String IMAGE_TAG = "helm-it";
   private static final Duration INSTALL_TIMEOUT = Duration.ofMinutes(10);
-  private static final ResourceDefinitionContext PYTORCH_JOBS =
-      new ResourceDefinitionContext.Builder()
-          .withGroup("kubeflow.org").withVersion("v1").withKind("PyTorchJob").withPlural("pytorchjobs").withNamespaced(true)
-          .build();
 
   /**
    * Grants the scenario does not exercise, each with the reason it is still needed. A new entry
@@ -222,16 +219,28 @@ class HelmInstallIT {
 
   @Test
   @Order(3)
-  void samplesAreAdmittedAndRunByTheInstalledComponents() throws IOException {
+  void everySampleJobIsQueuedAndTheJobAndPyTorchJobRunOnTheInstalledComponents() throws IOException {
     ClusterTools.Result samples =
         ClusterTools.kubectl(null, "apply", "--server-side", "-f", sample("quota"), "-f", sample("queues"));
     assertThat(samples.succeeded()).as(samples.describe()).isTrue();
+    ClusterTools.Result bound = ClusterTools.bindSampleQuotas(JOBS, "research-nlp", "research-vision");
+    assertThat(bound.succeeded()).as(bound.describe()).isTrue();
 
-    client.batch().v1().jobs().inNamespace(JOBS).resource(queuedJob()).create();
-    GenericKubernetesResource pytorch = pytorchSample();
-    client.genericKubernetesResources(PYTORCH_JOBS).inNamespace(JOBS).resource(pytorch).create();
+    // Every file of samples/jobs, applied as a user would: a new sample is picked up here.
+    List<GenericKubernetesResource> sampleJobs = sampleJobs();
+    assertThat(sampleJobs).extracting(GenericKubernetesResource::getKind)
+        .contains("Job", "TFJob", "PyTorchJob", "MPIJob", "SparkApplication", "RayJob", "RayCluster", "Workflow");
+    ClusterTools.Result jobs = ClusterTools.kubectl(null, "apply", "-n", JOBS, "-f", sample("jobs"));
+    assertThat(jobs.succeeded()).as(jobs.describe()).isTrue();
+    GenericKubernetesResource pytorch =
+        sampleJobs.stream().filter(job -> job.getKind().equals("PyTorchJob")).findFirst().orElseThrow();
 
-    await("the queued Job runs to completion, placed by koord-scheduler")
+    await("every sample job is queued: a QueueUnit stands for it")
+        .atMost(Duration.ofMinutes(3))
+        .untilAsserted(() -> assertThat(client.resources(QueueUnit.class).inNamespace(JOBS).list().getItems())
+            .extracting(unit -> unit.getSpec().getConsumerRef().getKind() + "/" + unit.getSpec().getConsumerRef().getName())
+            .containsAll(sampleJobs.stream().map(job -> job.getKind() + "/" + job.getMetadata().getName()).toList()));
+    await("the sample Job runs to completion, placed by koord-scheduler")
         .atMost(Duration.ofMinutes(3))
         .untilAsserted(() -> assertThat(client.batch().v1().jobs().inNamespace(JOBS).withName("hello").get().getStatus().getSucceeded())
             .isEqualTo(2));
@@ -289,7 +298,7 @@ class HelmInstallIT {
     assertThat(after.getSpec().getSuspend()).as("no webhook holds the job any more").isNotEqualTo(true);
   }
 
-  /** Two pods placed by koord-scheduler, queued in the samples' research-nlp queue. */
+  /** Two pods placed by koord-scheduler, queued in the samples' research-nlp queue, as samples/jobs/job.yaml. */
   private static Job queuedJob() {
     return new JobBuilder()
         .withNewMetadata().withName("hello").withLabels(Map.of("kueue.x-k8s.io/queue-name", "research-nlp")).endMetadata()
@@ -301,12 +310,16 @@ class HelmInstallIT {
         .build();
   }
 
-  private static GenericKubernetesResource pytorchSample() throws IOException {
-    GenericKubernetesResource job =
-        client.getKubernetesSerialization().unmarshal(
-            Files.readString(LocalCluster.repoRoot().resolve("samples/jobs/pytorchjob.yaml")), GenericKubernetesResource.class);
-    job.getMetadata().setNamespace(JOBS);
-    return job;
+  /** The jobs of samples/jobs, one a file. */
+  private static List<GenericKubernetesResource> sampleJobs() throws IOException {
+    try (Stream<Path> files = Files.list(LocalCluster.repoRoot().resolve("samples/jobs"))) {
+      List<Path> yaml = files.filter(file -> file.toString().endsWith(".yaml")).sorted().toList();
+      List<GenericKubernetesResource> jobs = new ArrayList<>();
+      for (Path file : yaml) {
+        jobs.add(client.getKubernetesSerialization().unmarshal(Files.readString(file), GenericKubernetesResource.class));
+      }
+      return jobs;
+    }
   }
 
   private static List<Pod> componentPods() {

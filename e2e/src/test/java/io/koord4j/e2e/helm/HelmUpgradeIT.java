@@ -83,6 +83,8 @@ class HelmUpgradeIT {
         ClusterTools.kubectl(null, "apply", "--server-side", "-f", sample("quota"), "-f", sample("queues"));
     assertThat(samples.succeeded()).as(samples.describe()).isTrue();
     jobs = LocalCluster.createNamespace(client, "helm-upgrade");
+    ClusterTools.Result bound = ClusterTools.bindSampleQuotas(jobs, "research-nlp");
+    assertThat(bound.succeeded()).as(bound.describe()).isTrue();
   }
 
   @AfterAll

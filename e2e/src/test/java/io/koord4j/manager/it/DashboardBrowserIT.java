@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.koord4j.manager.dashboard.Dashboard;
+import io.koord4j.manager.dashboard.DashboardSettings;
 import io.koord4j.probes.ProbeServer;
 import io.koord4j.testing.LocalCluster;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -15,6 +16,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -47,15 +50,16 @@ class DashboardBrowserIT extends InProcessManagerBase {
             + " (.ci/run installs them)")
         .isTrue();
     scenario = BlockedJobs.create(client);
-    server = ProbeServer.start(0, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), () -> true);
-    Dashboard.serveOn(server, client);
+    server = ProbeServer.start(ProbeServer.Listen.onPort(0), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), () -> true);
+    Dashboard.serveOn(server, DashboardSettings.from(Map.of()), client, Optional.empty());
     ChromeOptions options = new ChromeOptions()
         .setBinary(CHROMIUM.toFile())
         .addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,2000");
     ChromeDriverService service = new ChromeDriverService.Builder()
         .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
     browser = new ChromeDriver(service, options);
-    browser.get("http://127.0.0.1:" + server.port() + Dashboard.PATH);
+    // The largest page: this cluster holds other tests' quotas, queues and nodes beside the scenario's.
+    browser.get("http://127.0.0.1:" + server.port() + Dashboard.PATH + "?limit=200");
   }
 
   @AfterAll

@@ -110,7 +110,7 @@ class SimulatorFidelityIT extends InProcessManagerBase {
       List<ElasticQuota> quotas = List.of(quota(org, "", true, 12, 12), quota(a, org, false, 4, 6),
           quota(b, org, false, 4, 6));
       try {
-        quotas.forEach(quota -> client.resource(quota).create());
+        quotas.forEach(quota -> client.resource(cluster.bindToNamespace(quota)).create());
         cluster.priorityClass("p" + LOW, LOW);
         cluster.priorityClass("p" + HIGH, HIGH);
         List<NodeSpec> nodes = addNodes();

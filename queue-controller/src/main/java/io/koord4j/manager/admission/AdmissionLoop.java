@@ -512,7 +512,7 @@ public final class AdmissionLoop implements AutoCloseable {
       core.removeUnit(id);
       return;
     }
-    core.upsertUnit(UnitSpecs.from(unit, QuotaResolver.resolve(unit, quotas), queues, pods.succeeded(id)));
+    core.upsertUnit(UnitSpecs.from(unit, quotas, queues, pods.succeeded(id)));
     if (UnitStatuses.isFinished(status)) {
       if (pods.hasPodsBeingDeleted(id)) {
         core.holdUntilReleased(id, admittedAt(status));

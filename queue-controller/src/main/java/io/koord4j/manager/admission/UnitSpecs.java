@@ -1,14 +1,16 @@
 package io.koord4j.manager.admission;
 
-import io.koord4j.quota.kube.QuotaResolver;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.kueue.PodSet;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueUnit;
 import io.koord4j.api.queue.QueueUnitSpec;
+import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.queue.core.UnitSpec;
 import io.koord4j.quota.ResourceVector;
+import io.koord4j.quota.kube.QuotaBinding;
+import io.koord4j.quota.kube.QuotaResolver;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -27,24 +29,31 @@ public final class UnitSpecs {
   }
 
   /**
-   * @param quota the leaf quota the unit resolves to (see {@link QuotaResolver}); a unit that names
-   *     no queue waits in the queue named like it
+   * The unit, charged to the leaf quota it resolves to ({@link QuotaResolver}), or waiting for it
+   * when its namespace is not bound to that quota ({@link QuotaBinding}). A unit that names no
+   * queue waits in the queue named like its quota.
+   *
+   * @param quotas every ElasticQuota, by name
    * @param queues every Queue, by {@link QueueKeys key}
    * @param succeededPods how many of the unit's pods succeeded (see {@link #charged})
    */
-  public static UnitSpec from(QueueUnit unit, String quota, Map<String, Queue> queues, int succeededPods) {
+  public static UnitSpec from(
+      QueueUnit unit, Map<String, ElasticQuota> quotas, Map<String, Queue> queues, int succeededPods) {
     QueueUnitSpec spec = unit.getSpec();
+    String namespace = unit.getMetadata().getNamespace();
     String created = unit.getMetadata().getCreationTimestamp();
+    String quota = QuotaResolver.resolve(unit, quotas);
     String queue = spec.getQueue() == null ? quota : spec.getQueue();
     return new UnitSpec(
         id(unit),
-        QueueKeys.resolve(unit.getMetadata().getNamespace(), queue, queues),
+        QueueKeys.resolve(namespace, queue, queues, quotas),
         quota,
         spec.getPriority() == null ? 0 : spec.getPriority(),
         created == null ? Instant.EPOCH : Instant.parse(created),
         charged(unit, succeededPods),
         spec.getPodSet() == null ? 0 : spec.getPodSet().size(),
-        ExpectedRuntimes.of(unit));
+        ExpectedRuntimes.of(unit),
+        QuotaBinding.refusal(unit.getMetadata(), namespace, quota, quotas).orElse(null));
   }
 
   /**

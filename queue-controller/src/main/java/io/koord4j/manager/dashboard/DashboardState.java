@@ -30,13 +30,12 @@ import java.util.stream.Collectors;
  * each queue with its waiting jobs in queue order and why each waits, the GPU map, and the latest
  * admissions and preemptions. Names, figures and reasons only: no pod specs, no Secrets.
  *
- * @param shownPerQueue how many waiting jobs of each queue are listed, from the head
+ * @param readAt when the cluster was read
  * @param recent the latest admissions and preemptions, newest first, as the units' conditions
  *     record them
  */
 public record DashboardState(
     String readAt,
-    int shownPerQueue,
     List<QuotaTreeView.QuotaNode> quotas,
     List<QueueView> queues,
     List<GpuMap.NodeGpus> gpus,
@@ -61,6 +60,7 @@ public record DashboardState(
       List<Queue> queues, List<QueueUnit> units, List<ElasticQuota> quotas, List<Node> nodes,
       List<Device> devices, List<Pod> boundPods) {}
 
+  /** @param shownPerQueue how many waiting jobs of each queue are listed, from the head */
   public static DashboardState of(Inputs in, Instant now, int shownPerQueue) {
     List<GpuNodes.GpuNode> gpuNodes = GpuNodes.of(in.nodes(), in.devices(), in.boundPods());
     Map<String, QueueUnit> unitById = in.units().stream()
@@ -77,7 +77,7 @@ public record DashboardState(
           return new QueueView(summary, waiting.size(), shown);
         })
         .toList();
-    return new DashboardState(now.toString(), shownPerQueue, QuotaTreeView.of(in.quotas()), queues,
+    return new DashboardState(now.toString(), QuotaTreeView.of(in.quotas()), queues,
         GpuMap.of(gpuNodes), recent(in.units()));
   }
 

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.dsl.Informable;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -130,6 +131,19 @@ public final class SharedInformers implements AutoCloseable {
    */
   public synchronized CompletableFuture<Void> start(SharedIndexInformer<?> informer) {
     return started.computeIfAbsent(informer, i -> i.start().toCompletableFuture());
+  }
+
+  /**
+   * Whether the informers of these typed kinds have listed them, and so hold them: only a leader
+   * starts its informers, and {@link #close} forgets them.
+   */
+  @SafeVarargs
+  public final synchronized boolean haveListed(Class<? extends HasMetadata>... types) {
+    return Arrays.stream(types).allMatch(type -> {
+      SharedIndexInformer<?> informer = byKind.get(HasMetadata.getFullResourceName(type));
+      CompletableFuture<Void> listing = informer == null ? null : started.get(informer);
+      return listing != null && listing.isDone() && !listing.isCompletedExceptionally();
+    });
   }
 
   /** The kinds listed and watched so far: one watch each. */

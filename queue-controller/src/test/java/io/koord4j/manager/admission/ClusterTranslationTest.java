@@ -18,6 +18,7 @@ import io.koord4j.queue.core.Backoff;
 import io.koord4j.queue.core.QueueConfig;
 import io.koord4j.queue.core.QueuePolicy;
 import io.koord4j.queue.core.UnitSpec;
+import io.koord4j.queue.core.WaitReason;
 import io.koord4j.quota.QuotaSpec;
 import io.koord4j.quota.ResourceVector;
 import java.time.Duration;
@@ -92,7 +93,7 @@ class ClusterTranslationTest {
     unit.getSpec().setPriority(7);
     unit.getSpec().setResource(Map.of("cpu", new Quantity("6")));
 
-    var spec = UnitSpecs.from(unit, "gpu", Map.of(), 0);
+    var spec = UnitSpecs.from(unit, Map.of(), Map.of(), 0);
 
     assertThat(spec.id()).isEqualTo("ns/job");
     assertThat(spec.queue()).isEqualTo("ns/gpu");
@@ -106,9 +107,9 @@ class ClusterTranslationTest {
     QueueUnit unit = unitOfPods(4, "8");
     unit.getMetadata().setAnnotations(Map.of(WellKnown.SUCCEEDED_PODS_REPLACED, "1"));
 
-    assertThat(UnitSpecs.from(unit, "gpu", Map.of(), 1).request().get("cpu")).as("replaced").isEqualTo(8000);
-    assertThat(UnitSpecs.from(unit, "gpu", Map.of(), 2).request().get("cpu")).isEqualTo(6000);
-    assertThat(UnitSpecs.from(unit, "gpu", Map.of(), 9).request().isZero()).isTrue();
+    assertThat(UnitSpecs.from(unit, Map.of(), Map.of(), 1).request().get("cpu")).as("replaced").isEqualTo(8000);
+    assertThat(UnitSpecs.from(unit, Map.of(), Map.of(), 2).request().get("cpu")).isEqualTo(6000);
+    assertThat(UnitSpecs.from(unit, Map.of(), Map.of(), 9).request().isZero()).isTrue();
   }
 
   @Test
@@ -121,7 +122,7 @@ class ClusterTranslationTest {
     twoPodSets.getSpec().setPodSet(List.of(podSet(2), podSet(2)));
 
     for (QueueUnit unit : List.of(unnamed, malformed, twoPodSets)) {
-      assertThat(UnitSpecs.from(unit, "gpu", Map.of(), 3).request().get("cpu")).isEqualTo(8000);
+      assertThat(UnitSpecs.from(unit, Map.of(), Map.of(), 3).request().get("cpu")).isEqualTo(8000);
     }
   }
 
@@ -168,7 +169,7 @@ class ClusterTranslationTest {
     unit.getMetadata().setName(name);
     unit.getMetadata().setCreationTimestamp(name.equals("big") ? "2026-01-01T00:00:00Z" : "2026-01-01T00:00:01Z");
     unit.getSpec().setResource(Map.of("cpu", new Quantity(Integer.toString(cpus))));
-    return UnitSpecs.from(unit, namespace, byKey(queues), 0);
+    return UnitSpecs.from(unit, Map.of(namespace, boundQuota(namespace, namespace)), byKey(queues), 0);
   }
 
   @Test
@@ -176,12 +177,52 @@ class ClusterTranslationTest {
     Map<String, Queue> queues =
         byKey(List.of(queue("a", "default", null), queue(Queue.DEFAULT_NAMESPACE, "default", null),
             queue(Queue.DEFAULT_NAMESPACE, "gpu", null)));
+    Map<String, ElasticQuota> quotas = Map.of("gpu", boundQuota("gpu", "a"));
 
-    assertThat(UnitSpecs.from(unit("a", "default", Map.of()), "q", queues, 0).queue()).isEqualTo("a/default");
-    assertThat(UnitSpecs.from(unit("b", "default", Map.of()), "q", queues, 0).queue())
+    assertThat(UnitSpecs.from(unit("a", "default", Map.of()), quotas, queues, 0).queue()).isEqualTo("a/default");
+    assertThat(UnitSpecs.from(unit("b", "default", Map.of()), quotas, queues, 0).queue())
         .isEqualTo("koord-queue/default");
-    assertThat(UnitSpecs.from(unit("a", "gpu", Map.of()), "q", queues, 0).queue()).isEqualTo("koord-queue/gpu");
-    assertThat(UnitSpecs.from(unit("a", "none", Map.of()), "q", queues, 0).queue()).isEqualTo("a/none");
+    assertThat(UnitSpecs.from(unit("a", "gpu", Map.of()), quotas, queues, 0).queue()).isEqualTo("koord-queue/gpu");
+    assertThat(UnitSpecs.from(unit("a", "none", Map.of()), quotas, queues, 0).queue()).isEqualTo("a/none");
+  }
+
+  @Test
+  void theSharedQueueOfAQuotaServesOnlyTheNamespacesBoundToIt() {
+    Map<String, Queue> queues =
+        byKey(List.of(queue(Queue.DEFAULT_NAMESPACE, "gpu", null), queue(Queue.DEFAULT_NAMESPACE, "imported", null)));
+    Map<String, ElasticQuota> quotas = Map.of("gpu", boundQuota("gpu", "a"));
+
+    assertThat(UnitSpecs.from(unit("a", "gpu", Map.of()), quotas, queues, 0).queue()).isEqualTo("koord-queue/gpu");
+    assertThat(UnitSpecs.from(unit("b", "gpu", Map.of()), quotas, queues, 0).queue())
+        .as("another namespace's quota's queue").isEqualTo("b/gpu");
+    assertThat(UnitSpecs.from(unit("b", "imported", Map.of()), quotas, queues, 0).queue())
+        .as("a shared Queue that is no quota's").isEqualTo("koord-queue/imported");
+  }
+
+  @Test
+  void aUnitWaitsForAQuotaItsNamespaceIsNotBoundToAndIsNoDemandOfIt() {
+    Map<String, ElasticQuota> quotas = Map.of("team-b", boundQuota("team-b", "team-b"));
+    QueueUnit stranger = unit("team-a", "team-b", Map.of(WellKnown.QUOTA_NAME, "team-b"));
+    stranger.getSpec().setResource(Map.of("cpu", new Quantity("4")));
+    QueueUnit own = unit("team-b", "team-b", Map.of(WellKnown.QUOTA_NAME, "team-b"));
+
+    UnitSpec refused = UnitSpecs.from(stranger, quotas, Map.of(), 0);
+
+    assertThat(refused.quotaRefusal()).isEqualTo("metadata.labels[" + WellKnown.QUOTA_NAME + "]: quota"
+        + " \"team-b\" is not bound to namespace \"team-a\" (it lives in \"koordinator-system\" and lists"
+        + " only \"team-b\")");
+    assertThat(UnitSpecs.from(own, quotas, Map.of(), 0).mayChargeQuota()).isTrue();
+    AdmissionCore core = new AdmissionCore(new SplittableRandom(1));
+    core.setClusterTotal(ResourceVector.of("cpu", 8000));
+    core.upsertQuota(QuotaSpec.leaf("team-b", "", ResourceVector.of("cpu", 8000), ResourceVector.of("cpu", 8000)));
+    core.upsertQueue(QueueConfigs.from(queue("team-a", "team-b", null)));
+    core.upsertUnit(refused);
+
+    AdmissionPass pass = core.pass(Instant.parse("2026-01-01T00:00:10Z"));
+
+    assertThat(pass.admitted()).isEmpty();
+    assertThat(pass.waiting().get("team-a/job").reason()).isEqualTo(new WaitReason.QuotaNotBound(refused.quotaRefusal()));
+    assertThat(core.request("team-b").isZero()).as("team-b's demand").isTrue();
   }
 
   private static Map<String, Queue> byKey(List<Queue> queues) {
@@ -194,6 +235,13 @@ class ClusterTranslationTest {
     queue.setSpec(new QueueSpec());
     queue.getSpec().setQueuePolicy(policy);
     return queue;
+  }
+
+  /** A quota kept with Koordinator's, in koordinator-system, bound to {@code namespace} by its annotation. */
+  static ElasticQuota boundQuota(String name, String namespace) {
+    ElasticQuota quota = quota(name, Map.of(WellKnown.QUOTA_NAMESPACES, "[\"" + namespace + "\"]"));
+    quota.getMetadata().setNamespace("koordinator-system");
+    return quota;
   }
 
   static ElasticQuota quota(String name, Map<String, String> annotations) {

@@ -22,4 +22,25 @@ class QueueConfigsTest {
     queue.getMetadata().setAnnotations(Map.of());
     assertThat(QueueConfigs.from(queue).backfill()).isFalse();
   }
+
+  @Test
+  void koordQueuesAnnotationsTurnOnWaitingForPodsAndPreemptionUnderEitherPrefix() {
+    Queue queue = new Queue();
+    queue.setMetadata(new ObjectMetaBuilder().withName("research-vision").withNamespace("koord-queue")
+        .withAnnotations(Map.of(
+            "koord-queue/wait-for-pods-running", "true",
+            "koord-queue/enable-queueunit-preemption", "true"))
+        .build());
+    queue.setSpec(new QueueSpec());
+
+    assertThat(QueueConfigs.from(queue).waitForPodsRunning()).isTrue();
+    assertThat(QueueConfigs.from(queue).preemptionEnabled()).isTrue();
+
+    queue.getMetadata().setAnnotations(Map.of("kube-queue/wait-for-pods-running", "true"));
+    assertThat(QueueConfigs.from(queue).waitForPodsRunning()).isTrue();
+    assertThat(QueueConfigs.from(queue).preemptionEnabled()).isFalse();
+
+    queue.getMetadata().setAnnotations(Map.of());
+    assertThat(QueueConfigs.from(queue).waitForPodsRunning()).isFalse();
+  }
 }

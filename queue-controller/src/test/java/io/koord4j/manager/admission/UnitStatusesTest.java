@@ -176,6 +176,27 @@ class UnitStatusesTest {
   }
 
   @Test
+  void aUnitWhoseNamespaceIsNotBoundToItsQuotaSaysSoInItsConditionAndMessage() {
+    QueueUnit unit = unit();
+    String refusal = "metadata.labels[quota.scheduling.koordinator.sh/name]: quota \"team-b\" is not bound to"
+        + " namespace \"ns\" (it lives in \"team-b\" and lists no other namespaces)";
+    WaitingUnit waiting =
+        new WaitingUnit("ns/job", "q", UnitPhase.PENDING, 1, new WaitReason.QuotaNotBound(refusal));
+    UnitStatus core = new UnitStatus(spec(), UnitPhase.PENDING, 0, null, null, false, false);
+
+    QueueUnitStatus status = UnitStatuses.waiting(unit, waiting, core, T0);
+
+    assertThat(status.getPhase()).isEqualTo(QueueUnitPhase.ENQUEUED);
+    assertThat(status.getMessage()).contains(refusal);
+    assertThat(status.getConditions()).singleElement().satisfies(c -> {
+      assertThat(c.getType()).isEqualTo(QueueUnitConditions.QUOTA_RESERVED);
+      assertThat(c.getStatus()).isEqualTo("False");
+      assertThat(c.getReason()).isEqualTo("QuotaNotBound");
+      assertThat(c.getMessage()).contains(refusal);
+    });
+  }
+
+  @Test
   void anEnqueuedUnitCarriesItsPositionWhichIsWrittenOnlyWhenItMovesAndDroppedOnAdmission() {
     QueueUnit unit = unit();
     WaitReason full = new WaitReason.BlockedBehind("ns/big");

@@ -40,17 +40,32 @@ public final class TestCluster implements AutoCloseable {
     namespace(QUOTA_NAMESPACE);
   }
 
-  /** A CPU-only quota named {@code <prefix>-<name>}; parent null means a top-level quota. */
+  /**
+   * A CPU-only quota named {@code <prefix>-<name>}, bound to the test's namespace; parent null
+   * means a top-level quota.
+   */
   public String quota(String name, String parent, boolean isParent, String cpu, String maxCpu) {
-    return createQuota(prefix + "-" + name, parent, isParent, cpu, maxCpu);
+    return createQuota(prefix + "-" + name, parent, isParent, cpu, maxCpu, namespace);
   }
 
-  /** A top-level CPU-only quota named like the test's namespace, which serves its unlabelled jobs. */
+  /**
+   * A top-level CPU-only quota named {@code <prefix>-<name>} and bound to another namespace of
+   * that name only: another team's, which the test's jobs may not charge.
+   */
+  public String othersQuota(String name, String cpu) {
+    return createQuota(prefix + "-" + name, null, false, cpu, cpu, prefix + "-" + name);
+  }
+
+  /**
+   * A top-level CPU-only quota named like the test's namespace and bound to it, which serves its
+   * unlabelled jobs.
+   */
   String namespaceQuota(String cpu) {
-    return createQuota(namespace, null, false, cpu, cpu);
+    return createQuota(namespace, null, false, cpu, cpu, namespace);
   }
 
-  private String createQuota(String quota, String parent, boolean isParent, String cpu, String maxCpu) {
+  private String createQuota(
+      String quota, String parent, boolean isParent, String cpu, String maxCpu, String boundNamespace) {
     ElasticQuota eq = new ElasticQuota();
     eq.getMetadata().setName(quota);
     eq.getMetadata().setNamespace(QUOTA_NAMESPACE);
@@ -63,8 +78,21 @@ public final class TestCluster implements AutoCloseable {
     spec.setMin(Map.of("cpu", new Quantity(cpu)));
     spec.setMax(Map.of("cpu", new Quantity(maxCpu)));
     eq.setSpec(spec);
-    client.resource(eq).create();
+    client.resource(bindTo(boundNamespace, eq)).create();
     quotas.add(quota);
+    return quota;
+  }
+
+  /**
+   * Binds the quota to the test's namespace with the namespaces annotation: the quotas live in
+   * {@value #QUOTA_NAMESPACE}, and the test's jobs may charge only quotas bound to theirs.
+   */
+  public ElasticQuota bindToNamespace(ElasticQuota quota) {
+    return bindTo(namespace, quota);
+  }
+
+  private static ElasticQuota bindTo(String boundNamespace, ElasticQuota quota) {
+    quota.getMetadata().setAnnotations(Map.of(WellKnown.QUOTA_NAMESPACES, "[\"" + boundNamespace + "\"]"));
     return quota;
   }
 

@@ -8,18 +8,15 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.ConfigBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.api.kueue.AdmissionCheck;
 import io.koord4j.api.kueue.Workload;
 import io.koord4j.api.queue.QueueUnit;
-import com.sun.net.httpserver.HttpServer;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -87,36 +84,30 @@ class SharedInformersTest {
    */
   @Test
   void theFirstListAsksForTheLatestStateInPages() throws Exception {
-    List<String> lists = new CopyOnWriteArrayList<>();
-    HttpServer apiServer = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    apiServer.createContext("/", exchange -> {
-      String query = String.valueOf(exchange.getRequestURI().getQuery());
-      byte[] body = query.contains("watch=true")
-          ? new byte[0]
-          : "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"metadata\":{\"resourceVersion\":\"7\"},\"items\":[]}"
-              .getBytes(StandardCharsets.UTF_8);
-      if (!query.contains("watch=true")) {
-        lists.add(query);
-      }
-      exchange.sendResponseHeaders(body.length == 0 ? 404 : 200, body.length == 0 ? -1 : body.length);
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(body);
-      }
-    });
-    apiServer.start();
-    try (KubernetesClient local = new KubernetesClientBuilder()
-            .withConfig(new ConfigBuilder()
-                .withMasterUrl("http://127.0.0.1:" + apiServer.getAddress().getPort()).build())
-            .build();
-        SharedInformers listing = new SharedInformers(local)) {
+    try (EmptyApiServer apiServer = new EmptyApiServer();
+        SharedInformers listing = new SharedInformers(apiServer.client())) {
       listing.start(listing.of(QueueUnit.class));
 
-      await().atMost(Duration.ofSeconds(10)).until(() -> !lists.isEmpty());
-      assertThat(lists.get(0))
+      await().atMost(Duration.ofSeconds(10)).until(() -> !apiServer.lists().isEmpty());
+      assertThat(apiServer.lists().get(0))
           .contains("limit=" + SharedInformers.LIST_PAGE)
           .doesNotContain("resourceVersion=0");
-    } finally {
-      apiServer.stop(0);
+    }
+  }
+
+  @Test
+  void aKindCountsAsListedOnceItsInformerHasListedItAndUntilTheInformersClose() throws Exception {
+    try (EmptyApiServer apiServer = new EmptyApiServer();
+        SharedInformers listing = new SharedInformers(apiServer.client())) {
+      listing.of(Node.class);
+      assertThat(listing.haveListed(QueueUnit.class)).isFalse();
+
+      listing.start(listing.of(QueueUnit.class)).get(10, TimeUnit.SECONDS);
+
+      assertThat(listing.haveListed(QueueUnit.class)).isTrue();
+      assertThat(listing.haveListed(QueueUnit.class, Node.class)).as("Node's informer never started").isFalse();
+      listing.close();
+      assertThat(listing.haveListed(QueueUnit.class)).isFalse();
     }
   }
 

@@ -12,6 +12,7 @@ import io.koord4j.jobs.JobAdapters;
 import io.koord4j.jobs.JsonField;
 import io.koord4j.jobs.JsonFieldEdit;
 import io.koord4j.jobs.QueueMembership;
+import io.koord4j.webhook.admission.quota.QuotaLookup;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +32,10 @@ import java.util.Optional;
  * label is left as it is; copying a quota name into the Kueue label would make a Kueue installed
  * alongside claim the job too.
  *
+ * <p>Quota: a job may name only a quota bound to its namespace ({@link BoundQuotaCheck}). A job
+ * created naming another namespace's quota is refused, and so is an update that changes its quota
+ * label to such a quota.
+ *
  * <p>Updates, as Kueue does: a queued job that runs (admitted, not suspended) keeps its queue and
  * the size its queue admitted (pod counts and requests; no kind koord4j queues resizes a running
  * gang). Such an update is refused unless it also suspends the job; the job reconciler undoes a
@@ -40,27 +45,39 @@ import java.util.Optional;
 public final class JobMutator {
   /** The queue a job without a queue label joins when the namespace has one of this name. */
   public static final String DEFAULT_QUEUE = "default";
+  /** The code of a refused quota: the job is well formed, but its namespace may not use the quota. */
+  private static final int FORBIDDEN = 403;
 
   private final JobAdapters adapters;
   private final QueueLookup queues;
+  private final BoundQuotaCheck boundQuotas;
   private final boolean useNamespaceDefaultQueue;
   private final String koord4jUser;
   private final Clock clock;
 
-  /** @param koord4jUser the user koord4j resumes jobs as, whose updates may release a held job */
+  /**
+   * @param quotas the ElasticQuotas, to refuse a job that names one not bound to its namespace
+   * @param koord4jUser the user koord4j resumes jobs as, whose updates may release a held job
+   */
   public JobMutator(
-      JobAdapters adapters, QueueLookup queues, boolean useNamespaceDefaultQueue, String koord4jUser) {
-    this(adapters, queues, useNamespaceDefaultQueue, koord4jUser, Clock.systemUTC());
+      JobAdapters adapters,
+      QueueLookup queues,
+      QuotaLookup quotas,
+      boolean useNamespaceDefaultQueue,
+      String koord4jUser) {
+    this(adapters, queues, quotas, useNamespaceDefaultQueue, koord4jUser, Clock.systemUTC());
   }
 
   JobMutator(
       JobAdapters adapters,
       QueueLookup queues,
+      QuotaLookup quotas,
       boolean useNamespaceDefaultQueue,
       String koord4jUser,
       Clock clock) {
     this.adapters = adapters;
     this.queues = queues;
+    this.boundQuotas = new BoundQuotaCheck(quotas);
     this.useNamespaceDefaultQueue = useNamespaceDefaultQueue;
     this.koord4jUser = koord4jUser;
     this.clock = clock;
@@ -109,6 +126,10 @@ public final class JobMutator {
       return AdmissionResponses.allow(request);
     }
     String namespace = request.getNamespace();
+    Optional<String> quotaRefusal = boundQuotas.refusal(metadata, namespace);
+    if (quotaRefusal.isPresent()) {
+      return AdmissionResponses.deny(request, FORBIDDEN, quotaRefusal.get());
+    }
     Optional<String> named = adapter.queueName(metadata);
     Optional<String> queue =
         named.or(
@@ -135,6 +156,12 @@ public final class JobMutator {
   /** Refuses what a job its queue holds, or a running one, may not change; {@code job} is the new object. */
   private <T extends HasMetadata> AdmissionReview checkUpdate(
       AdmissionRequest request, ObjectNode job, JobAdapter<T> adapter, boolean namespaceManaged) {
+    Optional<String> quotaRefusal =
+        boundQuotas.refusalOfChange(
+            Json.metadata(json(request.getOldObject())), Json.metadata(job), request.getNamespace());
+    if (quotaRefusal.isPresent()) {
+      return AdmissionResponses.deny(request, FORBIDDEN, quotaRefusal.get());
+    }
     Optional<String> refusal =
         heldJobRefusal(request, job, adapter, namespaceManaged)
             .or(() -> RunningJobChanges.refusal(

@@ -7,18 +7,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.koord4j.api.WellKnown;
+import io.koord4j.api.quota.ElasticQuota;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.koord4j.jobs.JobAdapters;
 import io.koord4j.jobs.RayCluster;
 import io.koord4j.jobs.TFJob;
+import io.koord4j.webhook.admission.quota.QuotaLookup;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 class JobMutatorTest {
@@ -27,7 +34,7 @@ class JobMutatorTest {
   private static final Instant NOW = Instant.parse("2026-12-02T09:00:00Z");
   private static final String KOORD4J = "system:serviceaccount:koord4j-system:koord4j-manager";
   private final AdmissionHandler labelled =
-      new JobMutator(JobAdapters.builtIn(), queues, false, KOORD4J, Clock.fixed(NOW, ZoneOffset.UTC)).handler(false);
+      new JobMutator(JobAdapters.builtIn(), queues, List::of, false, KOORD4J, Clock.fixed(NOW, ZoneOffset.UTC)).handler(false);
 
   @Test
   void queuedJobIsSuspendedAndKeepsItsLabels() {
@@ -127,7 +134,7 @@ class JobMutatorTest {
   @Test
   void unlabelledJobInManagedNamespaceIsSuspendedWithoutLabel() {
     AdmissionHandler managed =
-        new JobMutator(JobAdapters.builtIn(), FixedQueues.NONE, false, KOORD4J).handler(true);
+        new JobMutator(JobAdapters.builtIn(), FixedQueues.NONE, List::of, false, KOORD4J).handler(true);
     AdmissionReview request = create(job(NS, Map.of(), Map.of()));
 
     JsonNode stored = patched(request, managed.handle(request));
@@ -139,7 +146,7 @@ class JobMutatorTest {
   @Test
   void namespaceDefaultQueueIsUsedOnlyWhenEnabledAndPresent() {
     AdmissionHandler withDefault =
-        new JobMutator(JobAdapters.builtIn(), queues, true, KOORD4J).handler(false);
+        new JobMutator(JobAdapters.builtIn(), queues, List::of, true, KOORD4J).handler(false);
     AdmissionReview inTeamA = create(job(NS, Map.of("app", "x"), Map.of()));
     AdmissionReview elsewhere = create(job("other", Map.of("app", "x"), Map.of()));
 
@@ -168,8 +175,9 @@ class JobMutatorTest {
 
   @Test
   void aQueueKeptInAnotherNamespaceDrawsNoWarning() {
+    QuotaLookup teamBServesTeamA = () -> List.of(quota("team-b", "koordinator-system", NS));
     AdmissionHandler koordQueue =
-        new JobMutator(JobAdapters.builtIn(), FixedQueues.in("koord-queue", "team-b"), false, KOORD4J)
+        new JobMutator(JobAdapters.builtIn(), FixedQueues.in("koord-queue", "team-b"), teamBServesTeamA, false, KOORD4J)
             .handler(false);
 
     AdmissionReview answer =
@@ -236,6 +244,96 @@ class JobMutatorTest {
     Job relabelled = new JobBuilder(running).editMetadata().addToLabels("app", "y").endMetadata().build();
 
     assertThat(labelled.handle(Reviews.update(running, relabelled)).getResponse().getAllowed()).isTrue();
+  }
+
+  @Test
+  void aJobNamingAnotherNamespacesQuotaIsRefusedNamingTheLabelAndTheRule() {
+    AdmissionReview answer = withQuotas(quota("team-b", "team-b"))
+        .handle(create(job(NS, Map.of(WellKnown.QUOTA_NAME, "team-b"), Map.of())));
+
+    assertThat(answer.getResponse().getAllowed()).isFalse();
+    assertThat(answer.getResponse().getStatus().getCode()).isEqualTo(403);
+    assertThat(answer.getResponse().getStatus().getMessage())
+        .isEqualTo("metadata.labels[quota.scheduling.koordinator.sh/name]: quota \"team-b\" is not bound to"
+            + " namespace \"team-a\" (it lives in \"team-b\" and lists no other namespaces)");
+  }
+
+  @Test
+  void koordinatorsOwnQuotasServeOnlyTheirNamespaces() {
+    ElasticQuota system = quota(WellKnown.SYSTEM_QUOTA, "koordinator-system");
+    ElasticQuota unlimited = quota(WellKnown.DEFAULT_QUOTA, "koordinator-system");
+    AdmissionReview systemQuota = create(job(NS, Map.of(WellKnown.QUOTA_NAME, WellKnown.SYSTEM_QUOTA), Map.of()));
+    AdmissionReview defaultQuota = create(job(NS, Map.of(WellKnown.QUOTA_NAME, WellKnown.DEFAULT_QUOTA), Map.of()));
+
+    assertThat(withQuotas(system).handle(systemQuota).getResponse().getStatus().getMessage())
+        .endsWith("quota \"koordinator-system-quota\" is not bound to namespace \"team-a\" (it serves only"
+            + " \"kube-system\")");
+    assertThat(withQuotas(unlimited, quota("own", NS)).handle(defaultQuota).getResponse().getStatus().getMessage())
+        .endsWith("(it serves only namespaces no other quota is bound to, and quota \"own\" is)");
+    assertThat(withQuotas(unlimited).handle(defaultQuota).getResponse().getAllowed())
+        .as("a namespace no quota is bound to").isTrue();
+  }
+
+  @Test
+  void aJobNamingAQuotaBoundToItsNamespaceIsHeld() {
+    AdmissionReview request = create(job(NS, Map.of(WellKnown.QUOTA_NAME, "shared"), Map.of()));
+
+    AdmissionReview answer = withQuotas(quota("shared", "koordinator-system", "team-b", NS)).handle(request);
+
+    assertThat(answer.getResponse().getAllowed()).isTrue();
+    assertThat(patched(request, answer).at("/spec/suspend").asBoolean()).isTrue();
+  }
+
+  @Test
+  void aQuotaTheCacheShowsUnboundIsReadAgainBeforeTheJobIsRefused() {
+    QuotaLookup justBound = new QuotaLookup() {
+      @Override
+      public Collection<ElasticQuota> all() {
+        return List.of(quota("team-b", "team-b"));
+      }
+
+      @Override
+      public Collection<ElasticQuota> fresh() {
+        return List.of(quota("team-b", "team-b", NS));
+      }
+    };
+    AdmissionHandler handler = new JobMutator(JobAdapters.builtIn(), queues, justBound, false, KOORD4J).handler(false);
+
+    AdmissionReview answer = handler.handle(create(job(NS, Map.of(WellKnown.QUOTA_NAME, "team-b"), Map.of())));
+
+    assertThat(answer.getResponse().getAllowed()).isTrue();
+  }
+
+  @Test
+  void anUpdateThatNamesAnotherNamespacesQuotaIsRefused() {
+    Job held = new JobBuilder(job(NS, Map.of(WellKnown.QUOTA_NAME, "own"), Map.of()))
+        .editSpec().withSuspend(true).endSpec().build();
+    Job moved = new JobBuilder(held).editMetadata().addToLabels(WellKnown.QUOTA_NAME, "team-b").endMetadata().build();
+    Job relabelled = new JobBuilder(held).editMetadata().addToLabels("app", "y").endMetadata().build();
+    AdmissionHandler handler = withQuotas(quota("own", NS), quota("team-b", "team-b"));
+
+    AdmissionReview answer = handler.handle(Reviews.update(held, moved));
+
+    assertThat(answer.getResponse().getAllowed()).isFalse();
+    assertThat(answer.getResponse().getStatus().getCode()).isEqualTo(403);
+    assertThat(answer.getResponse().getStatus().getMessage())
+        .startsWith("metadata.labels[quota.scheduling.koordinator.sh/name]: quota \"team-b\" is not bound");
+    assertThat(handler.handle(Reviews.update(held, relabelled)).getResponse().getAllowed()).isTrue();
+  }
+
+  private AdmissionHandler withQuotas(ElasticQuota... quotas) {
+    return new JobMutator(JobAdapters.builtIn(), queues, () -> List.of(quotas), false, KOORD4J).handler(false);
+  }
+
+  /** A quota living in {@code namespace}, bound also to the namespaces its annotation lists. */
+  private static ElasticQuota quota(String name, String namespace, String... listed) {
+    ElasticQuota quota = new ElasticQuota();
+    quota.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+    if (listed.length > 0) {
+      quota.getMetadata().setAnnotations(Map.of(WellKnown.QUOTA_NAMESPACES,
+          Arrays.stream(listed).map(n -> "\"" + n + "\"").collect(Collectors.joining(",", "[", "]"))));
+    }
+    return quota;
   }
 
   private static Job running(Job job) {
@@ -308,7 +406,7 @@ class JobMutatorTest {
           headGroupSpec: {template: {spec: {containers: [{name: ray-head, image: ray}]}}}
         """, RayCluster.class);
     AdmissionHandler managed =
-        new JobMutator(JobAdapters.builtIn(), queues, false, KOORD4J).handler(true);
+        new JobMutator(JobAdapters.builtIn(), queues, List::of, false, KOORD4J).handler(true);
 
     AdmissionReview answer = managed.handle(create(cluster));
 

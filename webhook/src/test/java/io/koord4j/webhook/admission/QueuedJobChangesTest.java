@@ -15,6 +15,7 @@ import io.koord4j.jobs.JobAdapters;
 import io.koord4j.jobs.RayCluster;
 import io.koord4j.jobs.SparkApplication;
 import io.koord4j.jobs.TFJob;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -25,7 +26,7 @@ class QueuedJobChangesTest {
   private static final String RESUMED_BY_QUEUE_ONLY =
       "spec.suspend: a queued job is resumed only by its queue (koord4j) once admitted";
   private final JobMutator mutator =
-      new JobMutator(JobAdapters.builtIn(), FixedQueues.in(NS, "gpu", "cpu"), false, KOORD4J);
+      new JobMutator(JobAdapters.builtIn(), FixedQueues.in(NS, "gpu", "cpu"), List::of, false, KOORD4J);
   private final AdmissionHandler labelled = mutator.handler(false);
 
   @Test

@@ -47,7 +47,7 @@ class AdmissionServerFuzzTest {
   static void start() throws Exception {
     ca = CertificateAuthority.create("fuzz-ca", Duration.ofHours(1));
     keys = new ReloadableKeyManager(ca.issueServing(List.of("127.0.0.1"), Duration.ofHours(1)));
-    JobMutator mutator = new JobMutator(JobAdapters.builtIn(), FixedQueues.in("team-a", "gpu"), true, "koord4j");
+    JobMutator mutator = new JobMutator(JobAdapters.builtIn(), FixedQueues.in("team-a", "gpu"), List::of, true, "koord4j");
     server = AdmissionServer.start(
         "127.0.0.1", 0, keys, Map.of(PATH, AdmissionRoute.failingClosed(mutator.handler(false))), registry);
     client = HttpClient.newBuilder().sslContext(TrustingTls.of(ca)).version(HttpClient.Version.HTTP_1_1)

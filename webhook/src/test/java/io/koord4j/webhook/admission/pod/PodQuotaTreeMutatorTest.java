@@ -26,12 +26,16 @@ import org.junit.jupiter.api.Test;
 class PodQuotaTreeMutatorTest {
   private static final String POOL = "node-pool";
 
-  /** Profile "gpu" keeps root quota "gpu-root" (tree 42) with child "train"; "web" is in the default tree. */
+  /**
+   * Profile "gpu" (in namespace team) keeps root quota "gpu-root" (tree 42) with child "train";
+   * "web" is in the default tree. The leaves are kept in koordinator-system, so that neither serves
+   * the pods of namespace team by living there.
+   */
   private final List<ElasticQuota> quotas = new ArrayList<>(List.of(
       Quotas.withLabel(Quotas.withLabel(Quotas.withLabel(Quotas.group("gpu-root", "", "8", "8"),
           WellKnown.QUOTA_IS_ROOT, "true"), WellKnown.QUOTA_TREE_ID, "42"), WellKnown.QUOTA_PROFILE, "gpu"),
-      Quotas.withLabel(Quotas.leaf("train", "gpu-root", "0", "8"), WellKnown.QUOTA_TREE_ID, "42"),
-      Quotas.leaf("web", "", "0", "8")));
+      keptApart(Quotas.withLabel(Quotas.leaf("train", "gpu-root", "0", "8"), WellKnown.QUOTA_TREE_ID, "42")),
+      keptApart(Quotas.leaf("web", "", "0", "8"))));
   private final List<ElasticQuotaProfile> profiles = new ArrayList<>(List.of(
       profile(new LabelSelectorBuilder().addToMatchLabels(POOL, "gpu").build())));
   private final PodQuotaTreeMutator mutator = new PodQuotaTreeMutator(() -> quotas, () -> profiles);
@@ -173,6 +177,11 @@ class PodQuotaTreeMutatorTest {
     spec.setNodeSelector(selector);
     profile.setSpec(spec);
     return profile;
+  }
+
+  private static ElasticQuota keptApart(ElasticQuota quota) {
+    quota.getMetadata().setNamespace("koordinator-system");
+    return quota;
   }
 
   private static Pod pod(String quota, List<NodeSelectorTerm> terms) {
