@@ -80,6 +80,11 @@ import org.slf4j.LoggerFactory;
  * <p>A unit's quota is released only once its pods are gone: a finished, released or deleted
  * unit whose pods still terminate stays charged until the last of them has stopped (see {@link
  * UnitPods}).
+ *
+ * <p>Each pass also holds the admitted units to their {@link RunLimits}: pods ready in time,
+ * {@code spec.active}, {@code maximumExecutionTimeSeconds}. An eviction it decides is stored with
+ * its requeue count and time, or after the unit was set inactive, so that a restart decides
+ * nothing twice; passes are due by the nearest of those deadlines.
  */
 public final class AdmissionLoop implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionLoop.class);
