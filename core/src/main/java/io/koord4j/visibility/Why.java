@@ -1,5 +1,6 @@
 package io.koord4j.visibility;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Namespace;
@@ -11,6 +12,7 @@ import io.koord4j.api.WellKnown;
 import io.koord4j.api.kueue.AdmissionCheckState;
 import io.koord4j.api.kueue.PodSet;
 import io.koord4j.api.queue.QueueUnit;
+import io.koord4j.api.queue.QueueUnitConditions;
 import io.koord4j.api.queue.QueueUnitPhase;
 import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.device.GpuAllocation;
@@ -94,7 +96,10 @@ public final class Why {
     } else {
       String message = unit.getStatus() == null ? null : unit.getStatus().getMessage();
       reasons.add(message == null ? "enqueued; the admission loop has not decided yet (is koord4j-manager running?)" : message);
-      if (QueueUnitPhase.ENQUEUED.equals(phase)) {
+      eviction(unit).filter(eviction -> !eviction.endsWith(": " + message)).ifPresent(reasons::add);
+      if (!unit.getSpec().isActive()) {
+        reasons.add("inactive: it is not admitted until its spec.active is set to true again");
+      } else if (QueueUnitPhase.ENQUEUED.equals(phase)) {
         List<QueueUnit> line = JobRows.line(unit, queueUnits);
         position = line.indexOf(unit) + 1;
         pending = line.size();
@@ -183,6 +188,16 @@ public final class Why {
   private static boolean isSuspended(GenericKubernetesResource job) {
     Object spec = job.getAdditionalProperties().get("spec");
     return spec instanceof Map<?, ?> fields && Boolean.TRUE.equals(fields.get("suspend"));
+  }
+
+  /** Why the unit was evicted, while its Evicted condition is True: reason and message. */
+  private static Optional<String> eviction(QueueUnit unit) {
+    List<Condition> conditions = unit.getStatus() == null ? null : unit.getStatus().getConditions();
+    return Optional.ofNullable(conditions).stream()
+        .flatMap(List::stream)
+        .filter(c -> QueueUnitConditions.EVICTED.equals(c.getType()) && "True".equals(c.getStatus()))
+        .map(c -> c.getReason() + ": " + c.getMessage())
+        .findFirst();
   }
 
   // ---- position

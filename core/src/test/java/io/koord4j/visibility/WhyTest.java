@@ -2,6 +2,8 @@ package io.koord4j.visibility;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
@@ -47,6 +49,34 @@ class WhyTest {
         "position 4 of 4 in queue nlp, behind 2 higher-priority units and 1 earlier unit of priority 0");
     assertThat(Why.explain(facts(urgent2, List.of(late, early, urgent2, urgent1))).reasons())
         .contains("position 2 of 4 in queue nlp, behind 1 earlier unit of priority 10");
+  }
+
+  @Test
+  void aUnitRequeuedAfterItsPodsWereLateSaysWhyItWasEvicted() {
+    QueueUnit unit = Fixtures.withStatus(Fixtures.unit("train", "nlp", "nlp", 0, Fixtures.CREATED, 2, "1", 0),
+        QueueUnitPhase.TIMEOUT_BACKOFF, null, "in backoff until 2026-01-01T00:02:00Z after 1 requeue");
+    unit.getStatus().setConditions(List.of(evicted("PodsReadyTimeout",
+        "evicted: its pods were not all ready within 300 s of admission; requeue 1 at 2026-01-01T00:02:00Z")));
+
+    assertThat(Why.explain(facts(unit, List.of(unit))).reasons()).startsWith(
+        "in backoff until 2026-01-01T00:02:00Z after 1 requeue",
+        "PodsReadyTimeout: evicted: its pods were not all ready within 300 s of admission;"
+            + " requeue 1 at 2026-01-01T00:02:00Z");
+  }
+
+  @Test
+  void aDeactivatedUnitSaysWhyAndHowToQueueItAgainInsteadOfAPlace() {
+    String message = "deactivated: its pods were not all ready within 300 s of admission after 2 requeues, the limit";
+    QueueUnit unit = Fixtures.withStatus(Fixtures.unit("train", "nlp", "nlp", 0, Fixtures.CREATED, 2, "1", 0),
+        QueueUnitPhase.ENQUEUED, null, message);
+    unit.getSpec().setActive(false);
+    unit.getStatus().setConditions(List.of(evicted("Deactivated", message)));
+
+    Why.Answer answer = Why.explain(facts(unit, List.of(unit)));
+
+    assertThat(answer.position()).isNull();
+    assertThat(answer.reasons()).startsWith(
+        message, "inactive: it is not admitted until its spec.active is set to true again");
   }
 
   @Test
@@ -152,5 +182,9 @@ class WhyTest {
         .addNewWebhook().withName(Why.MANAGED_NAMESPACES_WEBHOOK)
         .withNamespaceSelector(new LabelSelectorBuilder().addToMatchLabels("queue", "on").build()).endWebhook()
         .build();
+  }
+
+  private static Condition evicted(String reason, String message) {
+    return new ConditionBuilder().withType("Evicted").withStatus("True").withReason(reason).withMessage(message).build();
   }
 }

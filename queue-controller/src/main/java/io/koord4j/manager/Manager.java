@@ -20,6 +20,7 @@ import io.koord4j.manager.admission.AdmissionSnapshot;
 import io.koord4j.manager.admission.AdmissionSnapshots;
 import io.koord4j.manager.admission.SnapshotChanges;
 import io.koord4j.manager.admission.UnitAdmissionChecks;
+import io.koord4j.manager.admission.WaitForPodsReadySettings;
 import io.koord4j.manager.admission.WriteRate;
 import io.koord4j.manager.jobs.JobIntegrations;
 import io.koord4j.manager.jobs.JobReconciler;
@@ -101,7 +102,8 @@ public final class Manager implements LeaderControllers {
         new AdmissionLoop(
             client, informers, snapshots,
             new AdmissionContext(
-                clock, leading, new ManagerMetrics(registry, snapshots), WriteRate.from(System.getenv())));
+                clock, leading, new ManagerMetrics(registry, snapshots), WriteRate.from(System.getenv()),
+                WaitForPodsReadySettings.from(System.getenv())));
     this.operator =
         new Operator(
             overrider ->

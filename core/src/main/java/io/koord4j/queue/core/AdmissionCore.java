@@ -280,16 +280,33 @@ public final class AdmissionCore {
         Optional.ofNullable(queue(unit.spec.queue()).config)
             .map(QueueConfig::backoff)
             .orElse(Backoff.DEFAULT);
+    int attempt = unit.attempts + 1;
+    backOff(unit, attempt, now.plus(backoff.delay(attempt, random)));
+  }
+
+  /**
+   * As {@link #requeue}, until a time decided and recorded with its count already (after a
+   * pods-ready timeout, see {@link RunLimits}): the count is the one {@link #restoreRequeues}
+   * replayed, and the delay is not drawn again.
+   */
+  public void requeueUntil(String id, Instant until) {
+    QueuedUnit unit = require(id);
+    if (unit.phase != UnitPhase.FINISHED) {
+      backOff(unit, unit.attempts, until);
+    }
+  }
+
+  private void backOff(QueuedUnit unit, int attempts, Instant until) {
     change(
         unit,
         () -> {
-          unit.attempts++;
+          unit.attempts = attempts;
           unit.phase = UnitPhase.BACKOFF;
-          unit.backoffUntil = now.plus(backoff.delay(unit.attempts, random));
+          unit.backoffUntil = until;
           unit.admittedAt = null;
           unit.podsRunning = false;
         });
-    preemptions.settle(id);
+    preemptions.settle(unit.spec.id());
   }
 
   public Optional<UnitStatus> status(String id) {

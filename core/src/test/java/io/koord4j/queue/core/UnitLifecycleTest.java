@@ -187,4 +187,21 @@ class UnitLifecycleTest {
     assertThat(core.status("ns/a").orElseThrow().attempts()).isEqualTo(2);
     assertThat(core.used("team")).isEqualTo(cpu(0));
   }
+
+  @Test
+  void aUnitEvictedWithARecordedRequeueReleasesItsQuotaAndWaitsUntilExactlyThen() {
+    AdmissionCore core = singleTeam(4);
+    core.upsertUnit(unit("ns/a", "q", "team", 0, 0, 2));
+    core.markAdmitted("ns/a", at(1));
+    // The eviction stored its count and time; the core replays them and releases the quota.
+    core.restoreRequeues("ns/a", 3, at(50));
+    core.requeueUntil("ns/a", at(50));
+
+    assertThat(core.used("team")).isEqualTo(cpu(0));
+    assertThat(core.status("ns/a").orElseThrow())
+        .extracting(UnitStatus::phase, UnitStatus::attempts, UnitStatus::backoffUntil)
+        .containsExactly(UnitPhase.BACKOFF, 3, at(50));
+    assertThat(core.pass(at(49)).admitted()).isEmpty();
+    assertThat(core.pass(at(50)).admitted()).containsExactly("ns/a");
+  }
 }

@@ -17,4 +17,6 @@ public final class QueueUnitConditions {
   public static final String REASON_JOB_CHANGED = "JobChanged";
   public static final String REASON_MAXIMUM_EXECUTION_TIME_EXCEEDED =
       "MaximumExecutionTimeExceeded";
+  /** Its pods were not all ready in time after admission; it is requeued. */
+  public static final String REASON_PODS_READY_TIMEOUT = "PodsReadyTimeout";
 }

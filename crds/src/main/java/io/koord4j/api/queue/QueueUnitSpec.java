@@ -34,7 +34,7 @@ public class QueueUnitSpec {
   @Default("true")
   private Boolean active;
 
-  /** Counted from when the job's pods start running; exceeded means the unit is deactivated. */
+  /** Counted from admission; a unit admitted longer is evicted and deactivated. */
   private Integer maximumExecutionTimeSeconds;
 
   public ObjectReference getConsumerRef() {

@@ -1,16 +1,20 @@
 package io.koord4j.manager.admission;
 
 import io.koord4j.quota.kube.QuotaResolver;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.koord4j.concurrent.DaemonThreads;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.koord4j.api.device.Device;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.api.queue.QueueUnit;
+import io.koord4j.api.queue.QueueUnitConditions;
 import io.koord4j.api.queue.QueueUnitPhase;
 import io.koord4j.api.queue.QueueUnitStatus;
 import io.koord4j.api.quota.ElasticQuota;
@@ -22,10 +26,14 @@ import io.koord4j.probes.LoggedTask;
 import io.koord4j.quantity.ResourceQuantities;
 import io.koord4j.queue.core.AdmissionCore;
 import io.koord4j.queue.core.AdmissionPass;
+import io.koord4j.queue.core.AdmittedUnit;
 import io.koord4j.queue.core.ChargedPod;
 import io.koord4j.queue.core.Preemption;
+import io.koord4j.queue.core.RunLimits;
+import io.koord4j.queue.core.RunVerdict;
 import io.koord4j.queue.core.UnitPhase;
 import io.koord4j.queue.core.UnitSpec;
+import io.koord4j.queue.core.WaitForPodsReady;
 import io.koord4j.queue.core.WaitingUnit;
 import io.koord4j.quota.ResourceVector;
 import io.koord4j.quota.kube.ElasticQuotaSpecs;
@@ -72,6 +80,11 @@ import org.slf4j.LoggerFactory;
  * <p>A unit's quota is released only once its pods are gone: a finished, released or deleted
  * unit whose pods still terminate stays charged until the last of them has stopped (see {@link
  * UnitPods}).
+ *
+ * <p>Each pass also holds the admitted units to their {@link RunLimits}: pods ready in time,
+ * {@code spec.active}, {@code maximumExecutionTimeSeconds}. An eviction it decides is stored with
+ * its requeue count and time, or after the unit was set inactive, so that a restart decides
+ * nothing twice; passes are due by the nearest of those deadlines.
  */
 public final class AdmissionLoop implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionLoop.class);
@@ -101,6 +114,8 @@ public final class AdmissionLoop implements AutoCloseable {
   private final StatusWriter writer;
   /** Whether this replica surely still leads; checked before each write. */
   private final BooleanSupplier leading;
+  /** The manager's pods-ready settings, for units of queues that set none. */
+  private final WaitForPodsReady podsReady;
   private final AdmissionCore core = new AdmissionCore(new SplittableRandom());
   private final ScheduledThreadPoolExecutor thread = loopThread();
   /** Sends a pass's status writes side by side; the loop waits for their answers. */
@@ -113,6 +128,8 @@ public final class AdmissionLoop implements AutoCloseable {
   private final Map<String, ElasticQuota> quotas = new HashMap<>();
   /** By {@link QueueKeys key}: namespace/name. */
   private final Map<String, Queue> queues = new HashMap<>();
+  /** Each queue's pods-ready settings, read once per change of the queue. */
+  private final Map<String, WaitForPodsReady> podsReadyByQueue = new HashMap<>();
   private final Map<String, ResourceVector> nodes = new HashMap<>();
   /** Whether each unit's gang could ever be placed on the nodes, asked by the core in a pass. */
   private final UnitPlacements placements = new UnitPlacements(units);
@@ -155,6 +172,7 @@ public final class AdmissionLoop implements AutoCloseable {
     this.clock = context.clock();
     this.observer = context.observer();
     this.leading = context.leading();
+    this.podsReady = context.podsReady();
     this.recorder = new QueueUnitStatusRecorder(client);
     this.writer =
         new StatusWriter(
@@ -390,6 +408,7 @@ public final class AdmissionLoop implements AutoCloseable {
 
   private void onQueue(Queue queue) {
     boolean added = queues.put(QueueKeys.of(queue), queue) == null;
+    podsReadyByQueue.put(QueueKeys.of(queue), QueueConfigs.waitForPodsReady(queue, podsReady));
     core.upsertQueue(QueueConfigs.from(queue));
     if (added) {
       refeedUnitsNaming(queue);
@@ -399,6 +418,7 @@ public final class AdmissionLoop implements AutoCloseable {
 
   private void onQueueGone(Queue queue) {
     queues.remove(QueueKeys.of(queue));
+    podsReadyByQueue.remove(QueueKeys.of(queue));
     core.removeQueue(QueueKeys.of(queue));
     refeedUnitsNaming(queue);
     passSoon();
@@ -424,6 +444,10 @@ public final class AdmissionLoop implements AutoCloseable {
    * a pod no unit owns, or whether a unit still has pods.
    */
   private void onPod(Pod pod) {
+    // Its unit's gang may now be ready, which the pass records (see holdToRunLimits).
+    if (pods.becomesReady(pod)) {
+      passSoon();
+    }
     unitPodsChanged(pods.update(pod));
     String uid = pod.getMetadata().getUid();
     Optional<ChargedPod> charge = PodCharges.of(pod, quotas, this::holdsItsPods);
@@ -486,9 +510,14 @@ public final class AdmissionLoop implements AutoCloseable {
    */
   private void feed(QueueUnit unit) {
     String id = UnitSpecs.id(unit);
-    core.upsertUnit(UnitSpecs.from(unit, quotas, queues, pods.succeeded(id)));
     QueueUnitStatus status = unit.getStatus();
     boolean podsLeft = pods.hasPods(id);
+    if (!unit.getSpec().isActive() && !UnitStatuses.holdsQuota(status) && !podsLeft) {
+      // Deactivated: out of its queue until someone sets it active again.
+      core.removeUnit(id);
+      return;
+    }
+    core.upsertUnit(UnitSpecs.from(unit, quotas, queues, pods.succeeded(id)));
     if (UnitStatuses.isFinished(status)) {
       if (pods.hasPodsBeingDeleted(id)) {
         core.holdUntilReleased(id, admittedAt(status));
@@ -510,7 +539,17 @@ public final class AdmissionLoop implements AutoCloseable {
       core.holdUntilReleased(id, admittedAt(status));
     } else if (held == UnitPhase.ADMITTED
         || (held == UnitPhase.PENDING && UnitStatuses.awaitsBackoff(status))) {
+      requeue(id, status);
+    }
+  }
+
+  /** Backs the unit off until the time its eviction recorded, else for its queue's backoff. */
+  private void requeue(String id, QueueUnitStatus status) {
+    Instant recorded = UnitStatuses.requeueAt(status);
+    if (recorded == null) {
       core.requeue(id, clock.instant());
+    } else {
+      core.requeueUntil(id, recorded);
     }
   }
 
@@ -552,6 +591,7 @@ public final class AdmissionLoop implements AutoCloseable {
       admit(pass.admitted(), now);
       pass.preemptions().forEach(preemption -> preempt(preemption, now));
       pass.timedOutVictims().forEach(victim -> givenUp(victim, now));
+      holdToRunLimits(now);
       explainUntil = System.nanoTime() + EXPLAINING_PER_PASS.toNanos();
       pass.waiting().values().forEach(waiting -> explain(waiting, now));
       snapshots.publish(snapshot(pass));
@@ -598,6 +638,102 @@ public final class AdmissionLoop implements AutoCloseable {
     if (store(unit, UnitStatuses.preempted(unit, preemption.reason(), now), now)) {
       writer.event(unit, "Warning", "Preempted", preemption.reason(), now);
     }
+  }
+
+  /**
+   * Holds every admitted unit to its {@link RunLimits}: records pods that became ready, evicts
+   * units whose pods are late (requeued) or that are inactive or past their time (deactivated),
+   * and passes again by the nearest deadline ahead.
+   */
+  private void holdToRunLimits(Instant now) {
+    List<StatusWrite> evictions = new ArrayList<>();
+    changingVerdicts(now).forEach((id, verdict) -> {
+      QueueUnit unit = current(id);
+      if (verdict instanceof RunVerdict.RecordPodsReady) {
+        // A record, not a decision: written off the loop; if lost, the next pass records it again.
+        writer.status(unit, UnitStatuses.podsReady(unit, now));
+      } else {
+        evictionWrite(unit, verdict, now).ifPresent(evictions::add);
+      }
+    });
+    List<Boolean> stored = storeAll(evictions, now);
+    for (int i = 0; i < evictions.size(); i++) {
+      if (stored.get(i)) {
+        announce(units.get(UnitSpecs.id(evictions.get(i).unit())), evictions.get(i).desired(), now);
+      }
+    }
+  }
+
+  /** The admitted units' verdicts but those that keep them; a pass is due by the deadlines of those. */
+  private Map<String, RunVerdict> changingVerdicts(Instant now) {
+    Map<String, RunVerdict> changing = new HashMap<>();
+    units.forEach((id, held) -> {
+      if (!AdmittedUnitFacts.holdsAdmission(held)) {
+        return;
+      }
+      // The writer's newer copy, if any, may have recorded PodsReady already.
+      AdmittedUnit facts = AdmittedUnitFacts.of(writer.latest(held), pods.readyOrSucceeded(id));
+      RunVerdict verdict = RunLimits.review(facts, podsReadyOf(id), now);
+      if (verdict instanceof RunVerdict.Keep keep) {
+        keep.reviewAt().ifPresent(this::passAt);
+      } else {
+        changing.put(id, verdict);
+      }
+    });
+    return changing;
+  }
+
+  private WaitForPodsReady podsReadyOf(String id) {
+    return core.status(id).map(status -> podsReadyByQueue.get(status.spec().queue())).orElse(podsReady);
+  }
+
+  /**
+   * The eviction a verdict calls for. A deactivation the unit's owner did not ask for is stored in
+   * its spec first, so that whatever follows, the unit stays inactive; empty when that fails.
+   */
+  private Optional<StatusWrite> evictionWrite(QueueUnit unit, RunVerdict verdict, Instant now) {
+    if (verdict instanceof RunVerdict.Requeue requeue) {
+      return Optional.of(new StatusWrite(unit, UnitStatuses.podsReadyTimedOut(
+          unit, requeue.requeues(), requeue.requeueAt(), requeue.message(), now)));
+    }
+    RunVerdict.Deactivate deactivate = (RunVerdict.Deactivate) verdict;
+    return setInactive(unit).map(inactive -> new StatusWrite(inactive, UnitStatuses.deactivated(
+        inactive, evictedReason(deactivate.cause()), deactivate.message(), now)));
+  }
+
+  private static String evictedReason(RunVerdict.Cause cause) {
+    return cause == RunVerdict.Cause.MAXIMUM_EXECUTION_TIME
+        ? QueueUnitConditions.REASON_MAXIMUM_EXECUTION_TIME_EXCEEDED
+        : QueueUnitConditions.REASON_DEACTIVATED;
+  }
+
+  private Optional<QueueUnit> setInactive(QueueUnit unit) {
+    if (!unit.getSpec().isActive()) {
+      return Optional.of(unit);
+    }
+    if (!leading.getAsBoolean()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(client.resources(QueueUnit.class)
+          .inNamespace(unit.getMetadata().getNamespace())
+          .withName(unit.getMetadata().getName())
+          .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"active\":false}}"));
+    } catch (KubernetesClientException e) {
+      LOG.warn("cannot deactivate {}; the next pass tries again", UnitSpecs.id(unit), e);
+      passAt(clock.instant().plus(RETRY));
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * An eviction the loop stored: the core learns that the unit still holds its quota until its
+   * job stops, and the unit and its job get an event that says why.
+   */
+  private void announce(QueueUnit stored, QueueUnitStatus written, Instant now) {
+    feed(stored);
+    Condition evicted = UnitStatuses.find(written.getConditions(), QueueUnitConditions.EVICTED);
+    writer.event(stored, "Warning", evicted.getReason(), evicted.getMessage(), now);
   }
 
   /** A victim that did not stop in time: said on the unit and counted; preemption went on. */

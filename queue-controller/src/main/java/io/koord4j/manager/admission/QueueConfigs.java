@@ -2,12 +2,14 @@ package io.koord4j.manager.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.queue.Queue;
 import io.koord4j.queue.core.Backoff;
 import io.koord4j.queue.core.QueueConfig;
 import io.koord4j.queue.core.QueuePolicy;
+import io.koord4j.queue.core.WaitForPodsReady;
 import java.time.Duration;
 import java.util.Map;
 
@@ -47,17 +49,36 @@ public final class QueueConfigs {
 
   /** {@code podInitialBackoffSeconds} and {@code podMaxBackoffSeconds}; defaults when unusable. */
   static Backoff backoff(String queueArgs) {
-    if (queueArgs == null || queueArgs.isBlank()) {
+    JsonNode args = args(queueArgs);
+    if (args.isMissingNode()) {
       return Backoff.DEFAULT;
     }
     try {
-      JsonNode args = YAML.readTree(queueArgs);
       long initial =
           args.path("podInitialBackoffSeconds").asLong(Backoff.DEFAULT.initial().toSeconds());
       long max = args.path("podMaxBackoffSeconds").asLong(Backoff.DEFAULT.max().toSeconds());
       return new Backoff(Duration.ofSeconds(initial), Duration.ofSeconds(Math.max(initial, max)));
-    } catch (java.io.IOException | IllegalArgumentException e) {
+    } catch (IllegalArgumentException e) {
       return Backoff.DEFAULT;
+    }
+  }
+
+  /** The queue's pods-ready settings: the manager's, but for those its queue args give. */
+  public static WaitForPodsReady waitForPodsReady(Queue queue, WaitForPodsReady manager) {
+    Map<String, String> annotations = orEmpty(queue.getMetadata().getAnnotations());
+    return WaitForPodsReadySettings.forQueue(
+        args(WellKnown.readQueueKey(annotations, WellKnown.QUEUE_ARGS)), manager);
+  }
+
+  /** The queue args' YAML; a missing node when absent or unreadable. */
+  private static JsonNode args(String queueArgs) {
+    if (queueArgs == null || queueArgs.isBlank()) {
+      return MissingNode.getInstance();
+    }
+    try {
+      return YAML.readTree(queueArgs);
+    } catch (java.io.IOException e) {
+      return MissingNode.getInstance();
     }
   }
 

@@ -94,6 +94,22 @@ final class UnitPods {
     return true;
   }
 
+  /** Whether the pod, one of a unit's, is ready and was not when last seen. */
+  boolean becomesReady(Pod pod) {
+    String unit = PodCharges.unitOf(pod);
+    if (unit == null || !isReady(pod)) {
+      return false;
+    }
+    Pod before = podsByUnit.getOrDefault(unit, Map.of()).get(key(pod));
+    return before == null || !isReady(before);
+  }
+
+  /** How many of the unit's pods are ready or succeeded, as last seen. */
+  int readyOrSucceeded(String unitId) {
+    long ready = podsByUnit.getOrDefault(unitId, Map.of()).values().stream().filter(UnitPods::isReady).count();
+    return (int) ready + succeeded(unitId);
+  }
+
   boolean hasPods(String unitId) {
     return podsByUnit.containsKey(unitId);
   }
@@ -125,6 +141,13 @@ final class UnitPods {
 
   private static boolean hasSucceeded(Pod pod) {
     return pod.getStatus() != null && "Succeeded".equals(pod.getStatus().getPhase());
+  }
+
+  private static boolean isReady(Pod pod) {
+    return pod.getStatus() != null
+        && pod.getStatus().getConditions() != null
+        && pod.getStatus().getConditions().stream()
+            .anyMatch(condition -> "Ready".equals(condition.getType()) && "True".equals(condition.getStatus()));
   }
 
   private static boolean hasEnded(Pod pod) {

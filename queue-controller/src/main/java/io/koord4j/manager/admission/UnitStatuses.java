@@ -38,6 +38,7 @@ public final class UnitStatuses {
   static final String REASON_PENDING = "Pending";
 
   static final String REASON_ADMITTED = "Admitted";
+  static final String REASON_PODS_READY = "PodsReady";
 
   static final String REASON_CHECKS_PENDING = "AdmissionChecksPending";
   static final String REASON_CHECK_REJECTED = "AdmissionCheckRejected";
@@ -176,6 +177,42 @@ public final class UnitStatuses {
         now);
   }
 
+  /**
+   * As {@link #preempted}, for a unit whose pods were not all ready in time: its requeue is stored
+   * with the eviction, count and time, so that a restarted manager backs it off the same.
+   */
+  public static QueueUnitStatus podsReadyTimedOut(
+      QueueUnit unit, int requeues, Instant requeueAt, String message, Instant now) {
+    QueueUnitStatus status = evicted(unit, QueueUnitConditions.REASON_PODS_READY_TIMEOUT, message, now);
+    RequeueState requeue = new RequeueState();
+    requeue.setCount(requeues);
+    requeue.setRequeueAt(requeueAt.toString());
+    status.setRequeueState(requeue);
+    status.setAttempts((long) requeues);
+    return status;
+  }
+
+  /**
+   * As {@link #preempted}, for a unit that is deactivated: once its job stopped it leaves its
+   * queue until someone sets it active again, and its requeue count then starts afresh.
+   */
+  public static QueueUnitStatus deactivated(QueueUnit unit, String reason, String message, Instant now) {
+    QueueUnitStatus status = evicted(unit, reason, message, now);
+    status.setPhase(QueueUnitPhase.ENQUEUED);
+    status.setPositionInQueue(null);
+    status.setRequeueState(null);
+    return status;
+  }
+
+  /** Every pod of the unit's gang is ready: the pods-ready timeout no longer applies to it. */
+  public static QueueUnitStatus podsReady(QueueUnit unit, Instant now) {
+    QueueUnitStatus status = copy(unit.getStatus());
+    status.setConditions(
+        set(status.getConditions(), QueueUnitConditions.PODS_READY, true, REASON_PODS_READY,
+            "every pod of the gang is ready", now));
+    return status;
+  }
+
   private static QueueUnitStatus evicted(QueueUnit unit, String reason, String message, Instant now) {
     QueueUnitStatus status = copy(unit.getStatus());
     status.setPhase(QueueUnitPhase.TIMEOUT_BACKOFF);
@@ -187,6 +224,10 @@ public final class UnitStatuses {
             "quota held until the job stops", now);
     conditions = set(conditions, QueueUnitConditions.ADMITTED, false, reason, message, now);
     conditions = set(conditions, QueueUnitConditions.EVICTED, true, reason, message, now);
+    // The next admission's pods must be ready again.
+    if (find(conditions, QueueUnitConditions.PODS_READY) != null) {
+      conditions = set(conditions, QueueUnitConditions.PODS_READY, false, reason, message, now);
+    }
     status.setConditions(conditions);
     return status;
   }
@@ -385,7 +426,7 @@ public final class UnitStatuses {
         : conditions.stream().filter(c -> type.equals(c.getType())).findFirst().orElse(null);
   }
 
-  private static boolean isTrue(QueueUnitStatus status, String type) {
+  static boolean isTrue(QueueUnitStatus status, String type) {
     Condition condition = find(status.getConditions(), type);
     return condition != null && "True".equals(condition.getStatus());
   }

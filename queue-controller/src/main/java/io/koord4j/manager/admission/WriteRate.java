@@ -2,7 +2,6 @@ package io.koord4j.manager.admission;
 
 import io.koord4j.manager.support.EnvironmentVariables;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * How fast the {@link StatusWriter} may write what waiting units say, from the manager's
@@ -30,13 +29,7 @@ public record WriteRate(double perSecond, int burst) {
 
   public static WriteRate from(Map<String, String> env) {
     return new WriteRate(
-        parsed(env, PER_SECOND, DEFAULTS.perSecond, "a number above 0", Double::parseDouble),
-        parsed(env, BURST, DEFAULTS.burst, "a whole number of at least 1", Integer::parseInt));
-  }
-
-  private static <T> T parsed(
-      Map<String, String> env, String name, T fallback, String rule, Function<String, T> parse) {
-    return EnvironmentVariables.parsed(
-        env, name, fallback, parse, value -> name + " must be " + rule + ", not \"" + value + "\"");
+        EnvironmentVariables.parsed(env, PER_SECOND, DEFAULTS.perSecond, "a number above 0", Double::parseDouble),
+        EnvironmentVariables.parsed(env, BURST, DEFAULTS.burst, "a whole number of at least 1", Integer::parseInt));
   }
 }

@@ -208,13 +208,10 @@ public class JobReconciler<T extends HasMetadata> implements Reconciler<T> {
     writeStatus(unit, status, client);
   }
 
+  /** Its pods run; whether they are all ready is the admission loop's to record (PodsReady). */
   private void markRunning(QueueUnit unit, KubernetesClient client) {
     QueueUnitStatus status = statusOf(unit);
     status.setPhase(QueueUnitPhase.RUNNING);
-    status.setConditions(
-        UnitStatuses.set(
-            status.getConditions(), QueueUnitConditions.PODS_READY, true, "PodsRunning",
-            "the job's pods run", clock.instant()));
     writeStatus(unit, status, client);
   }
 

@@ -29,4 +29,10 @@ public final class EnvironmentVariables {
       throw new IllegalArgumentException(complaint.apply(value), e);
     }
   }
+
+  /** As above, complaining that the variable must be {@code rule}, naming it and the value set. */
+  public static <T> T parsed(
+      Map<String, String> env, String name, T fallback, String rule, Function<String, T> parse) {
+    return parsed(env, name, fallback, parse, value -> name + " must be " + rule + ", not \"" + value + "\"");
+  }
 }

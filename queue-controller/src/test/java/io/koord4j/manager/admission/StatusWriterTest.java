@@ -10,6 +10,7 @@ import io.koord4j.api.queue.QueueUnitSpec;
 import io.koord4j.api.queue.QueueUnitStatus;
 import io.koord4j.manager.support.Json;
 import io.koord4j.manager.support.QueueUnitWrites;
+import io.koord4j.queue.core.WaitForPodsReady;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -274,7 +275,7 @@ class StatusWriterTest {
 
   private StatusWriter writer(WriteRate rate) {
     return new StatusWriter(
-        writes, new AdmissionContext(Clock.fixed(T0, ZoneOffset.UTC), () -> leading, counts, rate), nanos::get,
+        writes, new AdmissionContext(Clock.fixed(T0, ZoneOffset.UTC), () -> leading, counts, rate, WaitForPodsReady.DEFAULTS), nanos::get,
         new StatusWriter.Listener() {
           @Override
           public void notWritten(Set<String> unitIds) {

@@ -60,6 +60,27 @@ class UnitPodsTest {
     assertThat(pods.hasPods("ns/job")).isFalse();
   }
 
+  @Test
+  void readyAndSucceededPodsCountTowardsTheGangAndBecomingReadyIsNoticedOnce() {
+    UnitPods pods = new UnitPods();
+    pods.update(pod("p0", "ns/job", "Pending"));
+    pods.update(pod("p1", "ns/job", "Running"));
+    assertThat(pods.readyOrSucceeded("ns/job")).isZero();
+
+    assertThat(pods.becomesReady(ready(pod("p1", "ns/job", "Running")))).isTrue();
+    pods.update(ready(pod("p1", "ns/job", "Running")));
+    assertThat(pods.becomesReady(ready(pod("p1", "ns/job", "Running")))).as("seen ready before").isFalse();
+    assertThat(pods.becomesReady(pod("p0", "ns/job", "Pending"))).isFalse();
+    pods.update(pod("p0", "ns/job", "Succeeded"));
+
+    assertThat(pods.readyOrSucceeded("ns/job")).isEqualTo(2);
+  }
+
+  private static Pod ready(Pod pod) {
+    return new PodBuilder(pod).editStatus().addNewCondition().withType("Ready").withStatus("True").endCondition()
+        .endStatus().build();
+  }
+
   private static Pod pod(String name, String unit, String phase) {
     PodBuilder pod =
         new PodBuilder().withNewMetadata().withNamespace("ns").withName(name).endMetadata();

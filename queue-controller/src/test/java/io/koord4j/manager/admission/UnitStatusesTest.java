@@ -107,6 +107,43 @@ class UnitStatusesTest {
   }
 
   @Test
+  void aUnitWhosePodsWereLateKeepsItsQuotaUntilItsJobStopsThenBacksOffUntilTheRecordedTime() {
+    QueueUnit unit = unit();
+    unit.setStatus(UnitStatuses.podsReady(unit, T0));
+    unit.setStatus(UnitStatuses.admitted(unit, "nlp", T0));
+
+    QueueUnitStatus evicted = UnitStatuses.podsReadyTimedOut(unit, 2, T1, "evicted: pods late", T0);
+
+    assertThat(UnitStatuses.awaitsRelease(evicted)).isTrue();
+    assertThat(UnitStatuses.find(evicted.getConditions(), QueueUnitConditions.EVICTED))
+        .extracting(Condition::getReason, Condition::getMessage)
+        .containsExactly(QueueUnitConditions.REASON_PODS_READY_TIMEOUT, "evicted: pods late");
+    assertThat(UnitStatuses.find(evicted.getConditions(), QueueUnitConditions.PODS_READY).getStatus())
+        .as("the next admission's pods must be ready again").isEqualTo("False");
+    QueueUnitStatus released = UnitStatuses.released(evicted, T0);
+    assertThat(UnitStatuses.holdsQuota(released)).isFalse();
+    assertThat(UnitStatuses.requeues(released)).isEqualTo(2);
+    assertThat(UnitStatuses.requeueAt(released)).isEqualTo(T1);
+  }
+
+  @Test
+  void aDeactivatedUnitLeavesItsQueueOnceItsJobStoppedAndForgetsItsRequeues() {
+    QueueUnit unit = unit();
+    unit.setStatus(UnitStatuses.podsReadyTimedOut(unit, 3, T1, "evicted: pods late", T0));
+    unit.setStatus(UnitStatuses.admitted(unit, "nlp", T1));
+
+    QueueUnitStatus deactivated = UnitStatuses.deactivated(
+        unit, QueueUnitConditions.REASON_DEACTIVATED, "deactivated: pods late after 3 requeues, the limit", T1);
+
+    assertThat(UnitStatuses.awaitsRelease(deactivated)).isTrue();
+    QueueUnitStatus released = UnitStatuses.released(deactivated, T1);
+    assertThat(released.getPhase()).isEqualTo(QueueUnitPhase.ENQUEUED);
+    assertThat(released.getMessage()).isEqualTo("deactivated: pods late after 3 requeues, the limit");
+    assertThat(UnitStatuses.awaitsBackoff(released)).isFalse();
+    assertThat(UnitStatuses.requeues(released)).isZero();
+  }
+
+  @Test
   void anAdmissionEndsTheBackoffButKeepsTheRequeueCount() {
     QueueUnit unit = unit();
     WaitingUnit waiting =

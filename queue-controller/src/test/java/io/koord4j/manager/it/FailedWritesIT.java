@@ -11,6 +11,7 @@ import io.koord4j.manager.admission.AdmissionLoop;
 import io.koord4j.manager.admission.AdmissionSnapshot;
 import io.koord4j.manager.admission.AdmissionSnapshots;
 import io.koord4j.manager.admission.WriteRate;
+import io.koord4j.queue.core.WaitForPodsReady;
 import io.koord4j.manager.support.SharedInformers;
 import io.koord4j.quota.ResourceVector;
 import io.koord4j.testing.LocalCluster;
@@ -84,7 +85,8 @@ class FailedWritesIT {
         AdmissionLoop loop =
             new AdmissionLoop(
                 writes, informers, snapshots,
-                new AdmissionContext(Clock.systemUTC(), leading, (queue, waited) -> {}, WriteRate.DEFAULTS))) {
+                new AdmissionContext(Clock.systemUTC(), leading, (queue, waited) -> {}, WriteRate.DEFAULTS,
+                    WaitForPodsReady.DEFAULTS))) {
       loop.start();
       await().atMost(Duration.ofMinutes(2)).until(() -> used.size() >= 3);
     }

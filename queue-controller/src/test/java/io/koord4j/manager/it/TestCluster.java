@@ -122,9 +122,19 @@ public final class TestCluster implements AutoCloseable {
 
   /** As above, whose units must pass the named Kueue AdmissionChecks before their jobs start. */
   void queue(String name, String policy, List<String> admissionChecks) {
+    queue(name, policy, admissionChecks, Map.of());
+  }
+
+  /** A Priority queue as above, with koord-queue's {@code queue-args} (YAML). */
+  void queueWithArgs(String name, String queueArgs) {
+    queue(name, "Priority", List.of(), Map.of(WellKnown.QUEUE_ARGS, queueArgs));
+  }
+
+  private void queue(String name, String policy, List<String> admissionChecks, Map<String, String> annotations) {
     Queue queue = new Queue();
     queue.getMetadata().setName(prefix + "-" + name);
     queue.getMetadata().setNamespace(Queue.DEFAULT_NAMESPACE);
+    queue.getMetadata().setAnnotations(annotations.isEmpty() ? null : annotations);
     queue.setSpec(new QueueSpec());
     queue.getSpec().setQueuePolicy(policy);
     queue.getSpec().setAdmissionChecks(admissionChecks.isEmpty() ? null : admissionChecks.stream().map(check -> {
