@@ -14,8 +14,11 @@ import io.koord4j.scheduler.kube.ClusterWatch;
 import io.koord4j.scheduler.kube.PodOutcomeRecorder;
 import io.koord4j.scheduler.plugins.DefaultBinder;
 import io.koord4j.scheduler.plugins.NodeAffinity;
+import io.koord4j.scheduler.plugins.NodeName;
+import io.koord4j.scheduler.plugins.NodePorts;
 import io.koord4j.scheduler.plugins.NodeResourcesFit;
 import io.koord4j.scheduler.plugins.NodeUnschedulable;
+import io.koord4j.scheduler.plugins.SchedulingGates;
 import io.koord4j.scheduler.plugins.TaintToleration;
 import io.koord4j.scheduler.plugins.coscheduling.Coscheduling;
 import io.koord4j.scheduler.plugins.deviceshare.DeviceShare;
@@ -111,11 +114,14 @@ public final class KoordScheduler implements AutoCloseable {
     DefaultBinder binder = new DefaultBinder(new ApiBinder(client));
     List<Plugin> profile =
         List.of(
+            new SchedulingGates(),
             coscheduling,
             new ElasticQuotaPlugin(quotas),
             new NodeUnschedulable(),
-            new NodeAffinity(),
+            new NodeName(),
             new TaintToleration(),
+            new NodeAffinity(),
+            new NodePorts(),
             deviceShare,
             new NodeResourcesFit(),
             loadAware,

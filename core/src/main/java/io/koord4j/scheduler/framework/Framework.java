@@ -89,6 +89,7 @@ public final class Framework {
 
   /** PreFilter, Filter, then Score, or PostFilter when no node fits. */
   public Placement selectNode(CycleState state, Pod pod, List<NodeInfo> nodes) {
+    state.setNodes(nodes);
     Status pre = preFilter(state, pod);
     if (!pre.isSuccess()) {
       return failed(state, pod, FitError.atPreFilter(nodes.size(), pre));
@@ -105,7 +106,10 @@ public final class Framework {
     return new Placement(highestScoring(state, pod, feasible), null);
   }
 
-  /** Every PreFilter in order; the first rejection stops them. */
+  /**
+   * Every PreFilter in order; the first rejection stops them. Plugins that read the whole cluster
+   * need {@link CycleState#setNodes} called first.
+   */
   public Status preFilter(CycleState state, Pod pod) {
     for (PreFilterPlugin plugin : preFilters) {
       Status status = plugin.preFilter(state, pod).by(plugin.name());

@@ -2,6 +2,7 @@ package io.koord4j.scheduler.framework;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeSpec;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.koord4j.api.WellKnown;
 import io.koord4j.colocation.ThirdPartyAllocations;
@@ -28,6 +29,7 @@ public final class NodeInfo {
   private final int podCount;
   private final NodeGpus gpus;
   private final ResourceVector free;
+  private final List<Pod> pods;
 
   /**
    * @param allocatable in base units, {@code pods} included
@@ -43,7 +45,8 @@ public final class NodeInfo {
       int podCount,
       NodeGpus gpus) {
     this(node, labelsOf(node), taintsOf(node.getSpec()), isUnschedulable(node.getSpec()),
-        allocatable, thirdPartyRoom, requested, podCount, gpus, freeOf(allocatable, requested, thirdPartyRoom));
+        allocatable, thirdPartyRoom, requested, podCount, gpus, freeOf(allocatable, requested, thirdPartyRoom),
+        List.of());
   }
 
   /** @param free {@code allocatable − requested − thirdPartyRoom}, passed on when only the GPUs change */
@@ -58,7 +61,8 @@ public final class NodeInfo {
       ResourceVector requested,
       int podCount,
       NodeGpus gpus,
-      ResourceVector free) {
+      ResourceVector free,
+      List<Pod> pods) {
     this.node = node;
     this.labels = labels;
     this.taints = taints;
@@ -69,6 +73,7 @@ public final class NodeInfo {
     this.podCount = podCount;
     this.gpus = gpus;
     this.free = free;
+    this.pods = pods;
   }
 
   private static ResourceVector freeOf(
@@ -141,13 +146,29 @@ public final class NodeInfo {
     return free.get(resource);
   }
 
+  /**
+   * The pods bound or assumed on the node, for plugins that judge a node by what runs on it (host
+   * ports, inter-pod affinity, topology spread); empty where only their sums are tracked.
+   */
+  public List<Pod> pods() {
+    return pods;
+  }
+
   public NodeInfo withUsage(ResourceVector requested, int podCount) {
     return new NodeInfo(node, labels, taints, unschedulable, allocatable, thirdPartyRoom, requested, podCount, gpus,
-        freeOf(allocatable, requested, thirdPartyRoom));
+        freeOf(allocatable, requested, thirdPartyRoom), pods);
   }
 
   public NodeInfo withGpus(NodeGpus gpus) {
-    return new NodeInfo(node, labels, taints, unschedulable, allocatable, thirdPartyRoom, requested, podCount, gpus, free);
+    return new NodeInfo(
+        node, labels, taints, unschedulable, allocatable, thirdPartyRoom, requested, podCount, gpus, free, pods);
+  }
+
+  /** @param pods the pods bound or assumed on the node; their requests are {@link #withUsage}'s business */
+  public NodeInfo withPods(List<Pod> pods) {
+    return new NodeInfo(
+        node, labels, taints, unschedulable, allocatable, thirdPartyRoom, requested, podCount, gpus, free,
+        List.copyOf(pods));
   }
 
   @Override

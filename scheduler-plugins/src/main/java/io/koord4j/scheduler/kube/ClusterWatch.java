@@ -16,6 +16,7 @@ import io.koord4j.quota.kube.ElasticQuotaSpecs;
 import io.koord4j.scheduler.cache.SchedulerCache;
 import io.koord4j.scheduler.framework.ClusterEvent;
 import io.koord4j.scheduler.framework.WaitingPods;
+import io.koord4j.scheduler.plugins.SchedulingGates;
 import io.koord4j.scheduler.plugins.elasticquota.QuotaAccounts;
 import io.koord4j.scheduler.plugins.loadaware.NodeLoad;
 import io.koord4j.scheduler.plugins.loadaware.NodeLoads;
@@ -226,7 +227,9 @@ public final class ClusterWatch implements AutoCloseable {
       if (isBound(pod)) {
         loads.assign(pod, pod.getSpec().getNodeName(), scheduledAt(pod));
       }
-      if (isOurs(pod) && !isBound(pod) && pod.getMetadata().getDeletionTimestamp() == null) {
+      if (isOurs(pod) && !isBound(pod) && !SchedulingGates.isGated(pod)
+          && pod.getMetadata().getDeletionTimestamp() == null) {
+        // A gated pod waits outside the queue; the update that lifts its last gate queues it.
         // An assumed pod is being bound; a late pending update must not queue it again.
         if (!cache.isAssumed(uid)) {
           queue.add(pod);
