@@ -24,6 +24,7 @@ import io.koord4j.scheduler.plugins.coscheduling.Coscheduling;
 import io.koord4j.scheduler.plugins.deviceshare.DeviceShare;
 import io.koord4j.scheduler.plugins.coscheduling.GangResolver;
 import io.koord4j.scheduler.plugins.elasticquota.ElasticQuotaPlugin;
+import io.koord4j.scheduler.plugins.interpodaffinity.InterPodAffinity;
 import io.koord4j.scheduler.plugins.elasticquota.QuotaAccounts;
 import io.koord4j.scheduler.plugins.loadaware.LoadAware;
 import io.koord4j.scheduler.plugins.loadaware.LoadAwareArgs;
@@ -98,6 +99,7 @@ public final class KoordScheduler implements AutoCloseable {
     SchedulerCache cache = new SchedulerCache(GangResolver::gangIdOf);
     QuotaAccounts quotas = new QuotaAccounts();
     Map<String, PodGroup> podGroups = new ConcurrentHashMap<>();
+    Map<String, Map<String, String>> namespaceLabels = new ConcurrentHashMap<>();
     Coscheduling coscheduling =
         new Coscheduling(
             new GangResolver(podGroups::get),
@@ -124,10 +126,12 @@ public final class KoordScheduler implements AutoCloseable {
             new NodePorts(),
             deviceShare,
             new NodeResourcesFit(),
+            new InterPodAffinity(ns -> namespaceLabels.getOrDefault(ns, Map.of())),
             loadAware,
             binder);
     // kube-scheduler's default score weights.
-    Map<String, Integer> weights = Map.of(NodeAffinity.NAME, 2, TaintToleration.NAME, 3);
+    Map<String, Integer> weights =
+        Map.of(NodeAffinity.NAME, 2, TaintToleration.NAME, 3, InterPodAffinity.NAME, 2);
     Framework framework =
         new Framework(profile, weights, filterPool, options.parallelism(), waitingPods);
     queue =
@@ -141,7 +145,7 @@ public final class KoordScheduler implements AutoCloseable {
         new ClusterWatch(
             client,
             options.schedulerName(),
-            new ClusterState(cache, quotas, podGroups, loads),
+            new ClusterState(cache, quotas, podGroups, loads, namespaceLabels),
             queue,
             waitingPods,
             Clock.systemUTC());

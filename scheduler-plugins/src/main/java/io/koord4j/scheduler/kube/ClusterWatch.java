@@ -1,6 +1,7 @@
 package io.koord4j.scheduler.kube;
 
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -34,7 +35,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Informers on nodes, Devices, pods, PodGroups, ElasticQuotas and NodeMetrics, translated into
+ * Informers on nodes, namespaces, Devices, pods, PodGroups, ElasticQuotas and NodeMetrics, translated into
  * the cache, the quota accounts, the PodGroup map the gang resolver reads, the node loads, and the
  * queue. Quotas, PodGroups, nodes and Devices sync before pods, so every pod is charged and
  * counted against a complete picture. NodeMetrics are not waited for: a node without one is
@@ -56,6 +57,7 @@ public final class ClusterWatch implements AutoCloseable {
   private final WaitingPods waitingPods;
   private final Map<String, PodGroup> podGroups;
   private final NodeLoads loads;
+  private final Map<String, Map<String, String>> namespaceLabels;
   private final Clock clock;
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
   private volatile OptionalInformer<ElasticQuota> quotaInformer;
@@ -69,6 +71,7 @@ public final class ClusterWatch implements AutoCloseable {
     this.quotas = state.quotas();
     this.podGroups = state.podGroups();
     this.loads = state.loads();
+    this.namespaceLabels = state.namespaceLabels();
     this.queue = queue;
     this.waitingPods = waitingPods;
     this.clock = clock;
@@ -121,6 +124,7 @@ public final class ClusterWatch implements AutoCloseable {
     List.of(quotaInformer, groupInformer, deviceInformer, metricInformer)
         .forEach(optional -> informers.add(optional.informer()));
     informers.add(client.nodes().inform(new NodeHandler()));
+    informers.add(client.namespaces().inform(new NamespaceHandler()));
     List.of(quotaInformer, groupInformer, deviceInformer)
         .forEach(optional -> optional.ready().join());
     quotasChanged();
@@ -206,6 +210,19 @@ public final class ClusterWatch implements AutoCloseable {
 
   private static Map<String, io.fabric8.kubernetes.api.model.Quantity> allocatable(Node node) {
     return node.getStatus() == null ? null : node.getStatus().getAllocatable();
+  }
+
+  private final class NamespaceHandler extends Handler<Namespace> {
+    @Override
+    void upsert(Namespace old, Namespace namespace) {
+      Map<String, String> labels = namespace.getMetadata().getLabels();
+      namespaceLabels.put(namespace.getMetadata().getName(), labels == null ? Map.of() : Map.copyOf(labels));
+    }
+
+    @Override
+    void delete(Namespace namespace) {
+      namespaceLabels.remove(namespace.getMetadata().getName());
+    }
   }
 
   private final class PodHandler extends Handler<Pod> {
