@@ -12,6 +12,7 @@ import io.koord4j.scheduler.kube.ApiPodAnnotator;
 import io.koord4j.scheduler.kube.ClusterState;
 import io.koord4j.scheduler.kube.ClusterWatch;
 import io.koord4j.scheduler.kube.PodOutcomeRecorder;
+import io.koord4j.scheduler.kube.SpreadOwners;
 import io.koord4j.scheduler.plugins.DefaultBinder;
 import io.koord4j.scheduler.plugins.NodeAffinity;
 import io.koord4j.scheduler.plugins.NodeName;
@@ -25,6 +26,7 @@ import io.koord4j.scheduler.plugins.deviceshare.DeviceShare;
 import io.koord4j.scheduler.plugins.coscheduling.GangResolver;
 import io.koord4j.scheduler.plugins.elasticquota.ElasticQuotaPlugin;
 import io.koord4j.scheduler.plugins.interpodaffinity.InterPodAffinity;
+import io.koord4j.scheduler.plugins.podtopologyspread.PodTopologySpread;
 import io.koord4j.scheduler.plugins.elasticquota.QuotaAccounts;
 import io.koord4j.scheduler.plugins.loadaware.LoadAware;
 import io.koord4j.scheduler.plugins.loadaware.LoadAwareArgs;
@@ -100,6 +102,7 @@ public final class KoordScheduler implements AutoCloseable {
     QuotaAccounts quotas = new QuotaAccounts();
     Map<String, PodGroup> podGroups = new ConcurrentHashMap<>();
     Map<String, Map<String, String>> namespaceLabels = new ConcurrentHashMap<>();
+    SpreadOwners spreadOwners = new SpreadOwners();
     Coscheduling coscheduling =
         new Coscheduling(
             new GangResolver(podGroups::get),
@@ -127,11 +130,13 @@ public final class KoordScheduler implements AutoCloseable {
             deviceShare,
             new NodeResourcesFit(),
             new InterPodAffinity(ns -> namespaceLabels.getOrDefault(ns, Map.of())),
+            new PodTopologySpread(spreadOwners),
             loadAware,
             binder);
     // kube-scheduler's default score weights.
     Map<String, Integer> weights =
-        Map.of(NodeAffinity.NAME, 2, TaintToleration.NAME, 3, InterPodAffinity.NAME, 2);
+        Map.of(
+            NodeAffinity.NAME, 2, TaintToleration.NAME, 3, InterPodAffinity.NAME, 2, PodTopologySpread.NAME, 2);
     Framework framework =
         new Framework(profile, weights, filterPool, options.parallelism(), waitingPods);
     queue =
@@ -145,7 +150,7 @@ public final class KoordScheduler implements AutoCloseable {
         new ClusterWatch(
             client,
             options.schedulerName(),
-            new ClusterState(cache, quotas, podGroups, loads, namespaceLabels),
+            new ClusterState(cache, quotas, podGroups, loads, namespaceLabels, spreadOwners),
             queue,
             waitingPods,
             Clock.systemUTC());

@@ -35,7 +35,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Informers on nodes, namespaces, Devices, pods, PodGroups, ElasticQuotas and NodeMetrics, translated into
+ * Informers on nodes, namespaces, the services and controllers that select pods, Devices, pods, PodGroups, ElasticQuotas and NodeMetrics, translated into
  * the cache, the quota accounts, the PodGroup map the gang resolver reads, the node loads, and the
  * queue. Quotas, PodGroups, nodes and Devices sync before pods, so every pod is charged and
  * counted against a complete picture. NodeMetrics are not waited for: a node without one is
@@ -58,6 +58,7 @@ public final class ClusterWatch implements AutoCloseable {
   private final Map<String, PodGroup> podGroups;
   private final NodeLoads loads;
   private final Map<String, Map<String, String>> namespaceLabels;
+  private final SpreadOwners spreadOwners;
   private final Clock clock;
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
   private volatile OptionalInformer<ElasticQuota> quotaInformer;
@@ -72,6 +73,7 @@ public final class ClusterWatch implements AutoCloseable {
     this.podGroups = state.podGroups();
     this.loads = state.loads();
     this.namespaceLabels = state.namespaceLabels();
+    this.spreadOwners = state.spreadOwners();
     this.queue = queue;
     this.waitingPods = waitingPods;
     this.clock = clock;
@@ -125,6 +127,7 @@ public final class ClusterWatch implements AutoCloseable {
         .forEach(optional -> informers.add(optional.informer()));
     informers.add(client.nodes().inform(new NodeHandler()));
     informers.add(client.namespaces().inform(new NamespaceHandler()));
+    informers.addAll(spreadOwners.watch(client));
     List.of(quotaInformer, groupInformer, deviceInformer)
         .forEach(optional -> optional.ready().join());
     quotasChanged();
