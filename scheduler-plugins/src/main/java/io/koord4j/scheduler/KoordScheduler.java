@@ -14,9 +14,11 @@ import io.koord4j.scheduler.kube.ClusterWatch;
 import io.koord4j.scheduler.kube.PodOutcomeRecorder;
 import io.koord4j.scheduler.kube.SpreadOwners;
 import io.koord4j.scheduler.plugins.DefaultBinder;
+import io.koord4j.scheduler.plugins.ImageLocality;
 import io.koord4j.scheduler.plugins.NodeAffinity;
 import io.koord4j.scheduler.plugins.NodeName;
 import io.koord4j.scheduler.plugins.NodePorts;
+import io.koord4j.scheduler.plugins.NodeResourcesBalancedAllocation;
 import io.koord4j.scheduler.plugins.NodeResourcesFit;
 import io.koord4j.scheduler.plugins.NodeUnschedulable;
 import io.koord4j.scheduler.plugins.SchedulingGates;
@@ -129,11 +131,14 @@ public final class KoordScheduler implements AutoCloseable {
             new NodePorts(),
             deviceShare,
             new NodeResourcesFit(),
+            new NodeResourcesBalancedAllocation(),
+            new ImageLocality(),
             new InterPodAffinity(ns -> namespaceLabels.getOrDefault(ns, Map.of())),
             new PodTopologySpread(spreadOwners),
             loadAware,
             binder);
-    // kube-scheduler's default score weights.
+    // kube-scheduler's default score weights; NodeResourcesFit, NodeResourcesBalancedAllocation
+    // and ImageLocality weigh 1.
     Map<String, Integer> weights =
         Map.of(
             NodeAffinity.NAME, 2, TaintToleration.NAME, 3, InterPodAffinity.NAME, 2, PodTopologySpread.NAME, 2);
