@@ -30,6 +30,7 @@ public final class NodeInfo {
   private final NodeGpus gpus;
   private final ResourceVector free;
   private final List<Pod> pods;
+  private final List<Pod> podsWithAffinity;
 
   /**
    * @param allocatable in base units, {@code pods} included
@@ -46,7 +47,7 @@ public final class NodeInfo {
       NodeGpus gpus) {
     this(node, labelsOf(node), taintsOf(node.getSpec()), isUnschedulable(node.getSpec()),
         allocatable, thirdPartyRoom, requested, podCount, gpus, freeOf(allocatable, requested, thirdPartyRoom),
-        List.of());
+        List.of(), List.of());
   }
 
   /** @param free {@code allocatable − requested − thirdPartyRoom}, passed on when only the GPUs change */
@@ -62,7 +63,8 @@ public final class NodeInfo {
       int podCount,
       NodeGpus gpus,
       ResourceVector free,
-      List<Pod> pods) {
+      List<Pod> pods,
+      List<Pod> podsWithAffinity) {
     this.node = node;
     this.labels = labels;
     this.taints = taints;
@@ -74,6 +76,7 @@ public final class NodeInfo {
     this.gpus = gpus;
     this.free = free;
     this.pods = pods;
+    this.podsWithAffinity = podsWithAffinity;
   }
 
   private static ResourceVector freeOf(
@@ -154,26 +157,40 @@ public final class NodeInfo {
     return pods;
   }
 
+  /**
+   * The pods of {@link #pods} with inter-pod affinity or anti-affinity terms: the only ones that
+   * judge a pod placed near them, whatever that pod asks for itself.
+   */
+  public List<Pod> podsWithAffinity() {
+    return podsWithAffinity;
+  }
+
   public NodeInfo withUsage(ResourceVector requested, int podCount) {
     return new NodeInfo(node, labels, taints, unschedulable, allocatable, thirdPartyRoom, requested, podCount, gpus,
-        freeOf(allocatable, requested, thirdPartyRoom), pods);
+        freeOf(allocatable, requested, thirdPartyRoom), pods, podsWithAffinity);
   }
 
   public NodeInfo withGpus(NodeGpus gpus) {
     return new NodeInfo(
-        node, labels, taints, unschedulable, allocatable, thirdPartyRoom, requested, podCount, gpus, free, pods);
+        node, labels, taints, unschedulable, allocatable, thirdPartyRoom, requested, podCount, gpus, free, pods,
+        podsWithAffinity);
   }
 
   /** @param pods the pods bound or assumed on the node; their requests are {@link #withUsage}'s business */
   public NodeInfo withPods(List<Pod> pods) {
     return new NodeInfo(
         node, labels, taints, unschedulable, allocatable, thirdPartyRoom, requested, podCount, gpus, free,
-        List.copyOf(pods));
+        List.copyOf(pods), pods.stream().filter(NodeInfo::hasPodAffinity).toList());
   }
 
   @Override
   public String toString() {
     return "NodeInfo[" + name() + ", requested " + requested + " of " + allocatable + ", " + podCount + " pods]";
+  }
+
+  private static boolean hasPodAffinity(Pod pod) {
+    var affinity = pod.getSpec().getAffinity();
+    return affinity != null && (affinity.getPodAffinity() != null || affinity.getPodAntiAffinity() != null);
   }
 
   private static Map<String, String> labelsOf(Node node) {

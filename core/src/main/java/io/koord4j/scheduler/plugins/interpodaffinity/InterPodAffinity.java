@@ -48,7 +48,8 @@ public final class InterPodAffinity extends BasePlugin implements PreFilterPlugi
     PodTerms terms = PodTerms.of(pod);
     DomainCounts counts = new DomainCounts(pod, terms, namespaceLabels);
     for (NodeInfo node : state.nodes()) {
-      for (Pod placed : node.pods()) {
+      // Placed pods without terms of their own matter only to a pod with terms.
+      for (Pod placed : terms.isEmpty() ? node.podsWithAffinity() : node.pods()) {
         counts.add(placed, node.labels());
       }
     }
