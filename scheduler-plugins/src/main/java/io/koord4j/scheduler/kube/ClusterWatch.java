@@ -246,6 +246,9 @@ public final class ClusterWatch implements AutoCloseable {
       quotas.podSeen(pod);
       if (isBound(pod)) {
         loads.assign(pod, pod.getSpec().getNodeName(), scheduledAt(pod));
+        if (old != null && (!isBound(old) || !labelsOf(old).equals(labelsOf(pod)))) {
+          queue.onEvent(ClusterEvent.ASSIGNED_POD_UPDATED);
+        }
       }
       if (isOurs(pod) && !isBound(pod) && !SchedulingGates.isGated(pod)
           && pod.getMetadata().getDeletionTimestamp() == null) {
@@ -274,6 +277,11 @@ public final class ClusterWatch implements AutoCloseable {
       if (isBound(pod) && !isTerminal(pod)) {
         queue.onEvent(ClusterEvent.ASSIGNED_POD_DELETED);
       }
+    }
+
+    private static Map<String, String> labelsOf(Pod pod) {
+      Map<String, String> labels = pod.getMetadata().getLabels();
+      return labels == null ? Map.of() : labels;
     }
 
     private boolean isOurs(Pod pod) {

@@ -39,7 +39,7 @@ public final class InterPodAffinity extends BasePlugin implements PreFilterPlugi
   /** @param namespaceLabels a namespace's labels, empty when it is unknown, for namespace selectors */
   public InterPodAffinity(Function<String, Map<String, String>> namespaceLabels) {
     super(NAME, EnumSet.of(ClusterEvent.NODE_ADDED, ClusterEvent.NODE_UPDATED, ClusterEvent.POD_ADDED,
-        ClusterEvent.ASSIGNED_POD_DELETED));
+        ClusterEvent.ASSIGNED_POD_UPDATED, ClusterEvent.ASSIGNED_POD_DELETED));
     this.namespaceLabels = namespaceLabels;
   }
 

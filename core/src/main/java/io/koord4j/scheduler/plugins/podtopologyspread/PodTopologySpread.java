@@ -45,7 +45,7 @@ public final class PodTopologySpread extends BasePlugin
    */
   public PodTopologySpread(Function<Pod, LabelSelector> defaultSelector) {
     super(NAME, EnumSet.of(ClusterEvent.NODE_ADDED, ClusterEvent.NODE_UPDATED, ClusterEvent.POD_ADDED,
-        ClusterEvent.ASSIGNED_POD_DELETED));
+        ClusterEvent.ASSIGNED_POD_UPDATED, ClusterEvent.ASSIGNED_POD_DELETED));
     this.defaultSelector = defaultSelector;
   }
 

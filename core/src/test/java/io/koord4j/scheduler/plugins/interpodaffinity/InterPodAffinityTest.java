@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.PodAffinityTerm;
 import io.fabric8.kubernetes.api.model.PodAffinityTermBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.WeightedPodAffinityTerm;
+import io.koord4j.scheduler.framework.ClusterEvent;
 import io.koord4j.scheduler.framework.CycleState;
 import io.koord4j.scheduler.framework.NodeInfo;
 import io.koord4j.scheduler.framework.Status;
@@ -21,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -152,6 +154,13 @@ class InterPodAffinityTest {
                 : Status.Code.UNSCHEDULABLE);
       }
     }
+  }
+
+  @Test
+  void aRefusedPodIsRetriedWhenPodsOrNodesChangeWhereItCouldGo() {
+    assertThat(plugin.requeueOn())
+        .contains(ClusterEvent.POD_ADDED, ClusterEvent.ASSIGNED_POD_UPDATED, ClusterEvent.ASSIGNED_POD_DELETED,
+            ClusterEvent.NODE_ADDED, ClusterEvent.NODE_UPDATED);
   }
 
   static Stream<Arguments> scoreCases() {

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder;
+import io.koord4j.scheduler.framework.ClusterEvent;
 import io.koord4j.scheduler.framework.CycleState;
 import io.koord4j.scheduler.framework.NodeInfo;
 import io.koord4j.scheduler.framework.Status;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -129,6 +131,13 @@ class PodTopologySpreadTest {
       }
     }
     assertThat(actual).as(scenario).isEqualTo(expected);
+  }
+
+  @Test
+  void aRefusedPodIsRetriedWhenPodsOrNodesChangeWhereItCouldGo() {
+    assertThat(plugin.requeueOn())
+        .contains(ClusterEvent.POD_ADDED, ClusterEvent.ASSIGNED_POD_UPDATED, ClusterEvent.ASSIGNED_POD_DELETED,
+            ClusterEvent.NODE_ADDED, ClusterEvent.NODE_UPDATED);
   }
 
   static Stream<Arguments> scoreCases() {
