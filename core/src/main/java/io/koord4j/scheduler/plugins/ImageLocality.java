@@ -11,9 +11,9 @@ import io.koord4j.scheduler.framework.PreScorePlugin;
 import io.koord4j.scheduler.framework.ScorePlugin;
 import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -32,8 +32,11 @@ public final class ImageLocality extends BasePlugin implements PreScorePlugin, S
   static final long MAX_THRESHOLD_PER_CONTAINER = 1000 * MIB;
   private static final CycleState.Key<Images> IMAGES = new CycleState.Key<>(NAME);
 
-  /** The pod's images, each with the share of the cluster's nodes that hold it. */
-  private record Images(Map<String, Double> spread, int containers) {}
+  /**
+   * @param images each container's image, init containers included, as nodes name them
+   * @param spread each of those images some node holds, with the share of nodes holding it
+   */
+  private record Images(List<String> images, Map<String, Double> spread) {}
 
   public ImageLocality() {
     super(NAME, EnumSet.noneOf(ClusterEvent.class));
@@ -41,55 +44,62 @@ public final class ImageLocality extends BasePlugin implements PreScorePlugin, S
 
   @Override
   public void preScore(CycleState state, Pod pod, List<NodeInfo> feasible) {
-    List<Container> containers =
-        Stream.concat(pod.getSpec().getContainers().stream(), pod.getSpec().getInitContainers().stream()).toList();
-    Set<String> wanted = new HashSet<>();
-    containers.forEach(container -> wanted.add(normalized(container.getImage())));
+    List<String> images =
+        Stream.concat(pod.getSpec().getContainers().stream(), pod.getSpec().getInitContainers().stream())
+            .map(Container::getImage)
+            .filter(Objects::nonNull)
+            .map(ImageLocality::normalized)
+            .toList();
+    Set<String> wanted = Set.copyOf(images);
     Map<String, Integer> holders = new HashMap<>();
     List<NodeInfo> nodes = state.nodes();
     for (NodeInfo node : nodes) {
-      for (String image : imagesOn(node).keySet()) {
-        if (wanted.contains(image)) {
-          holders.merge(image, 1, Integer::sum);
+      for (ContainerImage image : imagesOn(node)) {
+        for (String name : image.getNames()) {
+          if (wanted.contains(name)) {
+            holders.merge(name, 1, Integer::sum);
+          }
         }
       }
     }
     Map<String, Double> spread = new HashMap<>();
     holders.forEach((image, count) -> spread.put(image, (double) count / nodes.size()));
-    state.put(IMAGES, new Images(spread, containers.size()));
+    state.put(IMAGES, new Images(images, spread));
   }
 
+  /** A container whose image another container shares counts it again, as in kube-scheduler. */
   @Override
   public long score(CycleState state, Pod pod, NodeInfo node) {
-    Images images = state.get(IMAGES);
-    Map<String, Long> onNode = imagesOn(node);
+    Images pods = state.get(IMAGES);
     double sum = 0;
-    for (Map.Entry<String, Double> image : images.spread().entrySet()) {
-      Long size = onNode.get(image.getKey());
-      if (size != null) {
-        sum += size * image.getValue();
+    for (String image : pods.images()) {
+      Double share = pods.spread().get(image);
+      if (share != null) {
+        sum += sizeOn(node, image) * share;
       }
     }
-    long maxThreshold = MAX_THRESHOLD_PER_CONTAINER * images.containers();
+    long maxThreshold = MAX_THRESHOLD_PER_CONTAINER * pods.images().size();
     long clamped = Math.max(MIN_THRESHOLD, Math.min(maxThreshold, (long) sum));
     return MAX_SCORE * (clamped - MIN_THRESHOLD) / (maxThreshold - MIN_THRESHOLD);
   }
 
-  /** Each name the node's status gives an image, with the image's size in bytes. */
-  private static Map<String, Long> imagesOn(NodeInfo node) {
-    Map<String, Long> sizes = new HashMap<>();
-    if (node.node().getStatus() != null) {
-      for (ContainerImage image : node.node().getStatus().getImages()) {
-        long size = image.getSizeBytes() == null ? 0 : image.getSizeBytes();
-        image.getNames().forEach(name -> sizes.put(name, size));
+  /** The size in bytes of the image the node's status lists under {@code name}, 0 when it lists none. */
+  private static long sizeOn(NodeInfo node, String name) {
+    for (ContainerImage image : imagesOn(node)) {
+      if (image.getNames().contains(name)) {
+        return image.getSizeBytes() == null ? 0 : image.getSizeBytes();
       }
     }
-    return sizes;
+    return 0;
+  }
+
+  private static List<ContainerImage> imagesOn(NodeInfo node) {
+    return node.node().getStatus() == null ? List.of() : node.node().getStatus().getImages();
   }
 
   /** An image named without a tag or digest is the {@code latest} tag, as the node lists it. */
   static String normalized(String image) {
-    if (image == null || image.contains("@") || image.lastIndexOf(':') > image.lastIndexOf('/')) {
+    if (image.contains("@") || image.lastIndexOf(':') > image.lastIndexOf('/')) {
       return image;
     }
     return image + ":latest";

@@ -38,7 +38,10 @@ class ImageLocalityTest {
         Arguments.of("the ceiling grows with the number of containers",
             List.of("web:v1", "sidecar:v1"),
             List.of(List.of(image("web:v1", 2000)), List.of(image("sidecar:v1", 100))),
-            List.of(49L, 1L)));
+            List.of(49L, 1L)),
+        Arguments.of("two containers of one image count it twice",
+            List.of("web:v1", "web:v1"), List.of(List.of(image("web:v1", 1000)), List.of()),
+            List.of(49L, 0L)));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -68,8 +71,8 @@ class ImageLocalityTest {
   private static Pod podWithImages(List<String> images) {
     return new PodBuilder(pod("p", "1", "1Gi"))
         .editSpec()
-        .withContainers(images.stream().map(image -> new ContainerBuilder().withName(image.replaceAll("\\W", ""))
-            .withImage(image).build()).toList())
+        .withContainers(Stream.iterate(0, i -> i + 1).limit(images.size())
+            .map(i -> new ContainerBuilder().withName("c" + i).withImage(images.get(i)).build()).toList())
         .endSpec()
         .build();
   }
