@@ -27,7 +27,7 @@ public final class ImageLocality extends BasePlugin implements PreScorePlugin, S
 
   public static final String NAME = "ImageLocality";
   private static final long MIB = 1024 * 1024;
-  /** Below this, an image is as quick to pull as to find. */
+  /** Images smaller than this add nothing: pulling them costs little. */
   static final long MIN_THRESHOLD = 23 * MIB;
   static final long MAX_THRESHOLD_PER_CONTAINER = 1000 * MIB;
   private static final CycleState.Key<Images> IMAGES = new CycleState.Key<>(NAME);
