@@ -12,23 +12,15 @@ import io.koord4j.scheduler.kube.ApiPodAnnotator;
 import io.koord4j.scheduler.kube.ClusterState;
 import io.koord4j.scheduler.kube.ClusterWatch;
 import io.koord4j.scheduler.kube.PodOutcomeRecorder;
-import io.koord4j.scheduler.kube.SpreadOwners;
 import io.koord4j.scheduler.plugins.DefaultBinder;
-import io.koord4j.scheduler.plugins.ImageLocality;
 import io.koord4j.scheduler.plugins.NodeAffinity;
-import io.koord4j.scheduler.plugins.NodeName;
-import io.koord4j.scheduler.plugins.NodePorts;
-import io.koord4j.scheduler.plugins.NodeResourcesBalancedAllocation;
 import io.koord4j.scheduler.plugins.NodeResourcesFit;
 import io.koord4j.scheduler.plugins.NodeUnschedulable;
-import io.koord4j.scheduler.plugins.SchedulingGates;
 import io.koord4j.scheduler.plugins.TaintToleration;
 import io.koord4j.scheduler.plugins.coscheduling.Coscheduling;
 import io.koord4j.scheduler.plugins.deviceshare.DeviceShare;
 import io.koord4j.scheduler.plugins.coscheduling.GangResolver;
 import io.koord4j.scheduler.plugins.elasticquota.ElasticQuotaPlugin;
-import io.koord4j.scheduler.plugins.interpodaffinity.InterPodAffinity;
-import io.koord4j.scheduler.plugins.podtopologyspread.PodTopologySpread;
 import io.koord4j.scheduler.plugins.elasticquota.QuotaAccounts;
 import io.koord4j.scheduler.plugins.loadaware.LoadAware;
 import io.koord4j.scheduler.plugins.loadaware.LoadAwareArgs;
@@ -103,8 +95,6 @@ public final class KoordScheduler implements AutoCloseable {
     SchedulerCache cache = new SchedulerCache(GangResolver::gangIdOf);
     QuotaAccounts quotas = new QuotaAccounts();
     Map<String, PodGroup> podGroups = new ConcurrentHashMap<>();
-    Map<String, Map<String, String>> namespaceLabels = new ConcurrentHashMap<>();
-    SpreadOwners spreadOwners = new SpreadOwners();
     Coscheduling coscheduling =
         new Coscheduling(
             new GangResolver(podGroups::get),
@@ -121,27 +111,17 @@ public final class KoordScheduler implements AutoCloseable {
     DefaultBinder binder = new DefaultBinder(new ApiBinder(client));
     List<Plugin> profile =
         List.of(
-            new SchedulingGates(),
             coscheduling,
             new ElasticQuotaPlugin(quotas),
             new NodeUnschedulable(),
-            new NodeName(),
-            new TaintToleration(),
             new NodeAffinity(),
-            new NodePorts(),
+            new TaintToleration(),
             deviceShare,
             new NodeResourcesFit(),
-            new NodeResourcesBalancedAllocation(),
-            new ImageLocality(),
-            new InterPodAffinity(ns -> namespaceLabels.getOrDefault(ns, Map.of())),
-            new PodTopologySpread(spreadOwners),
             loadAware,
             binder);
-    // kube-scheduler's default score weights; NodeResourcesFit, NodeResourcesBalancedAllocation
-    // and ImageLocality weigh 1.
-    Map<String, Integer> weights =
-        Map.of(
-            NodeAffinity.NAME, 2, TaintToleration.NAME, 3, InterPodAffinity.NAME, 2, PodTopologySpread.NAME, 2);
+    // kube-scheduler's default score weights.
+    Map<String, Integer> weights = Map.of(NodeAffinity.NAME, 2, TaintToleration.NAME, 3);
     Framework framework =
         new Framework(profile, weights, filterPool, options.parallelism(), waitingPods);
     queue =
@@ -155,7 +135,7 @@ public final class KoordScheduler implements AutoCloseable {
         new ClusterWatch(
             client,
             options.schedulerName(),
-            new ClusterState(cache, quotas, podGroups, loads, namespaceLabels, spreadOwners),
+            new ClusterState(cache, quotas, podGroups, loads),
             queue,
             waitingPods,
             Clock.systemUTC());

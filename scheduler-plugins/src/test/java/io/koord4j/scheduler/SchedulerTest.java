@@ -6,13 +6,7 @@ import static io.koord4j.scheduler.Fixtures.withAnnotations;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.ContainerPort;
-import io.fabric8.kubernetes.api.model.LabelSelector;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodAffinityTermBuilder;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder;
 import io.koord4j.api.WellKnown;
 import io.koord4j.scheduler.cache.SchedulerCache;
 import io.koord4j.scheduler.framework.ClusterEvent;
@@ -24,19 +18,15 @@ import io.koord4j.scheduler.framework.ReservePlugin;
 import io.koord4j.scheduler.framework.Status;
 import io.koord4j.scheduler.framework.WaitingPods;
 import io.koord4j.scheduler.plugins.DefaultBinder;
-import io.koord4j.scheduler.plugins.NodePorts;
 import io.koord4j.scheduler.plugins.NodeResourcesFit;
 import io.koord4j.scheduler.plugins.TaintToleration;
 import io.koord4j.scheduler.plugins.coscheduling.GangResolver;
-import io.koord4j.scheduler.plugins.interpodaffinity.InterPodAffinity;
-import io.koord4j.scheduler.plugins.podtopologyspread.PodTopologySpread;
 import io.koord4j.scheduler.queue.QueuedPod;
 import io.koord4j.scheduler.queue.SchedulingQueue;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -93,10 +83,7 @@ class SchedulerTest {
           List.<Plugin>of(
               TestGangs.coscheduling(cache, waiting),
               new TaintToleration(),
-              new NodePorts(),
               new NodeResourcesFit(),
-              new InterPodAffinity(namespace -> Map.of()),
-              new PodTopologySpread(pod -> null),
               new Flaky(),
               new DefaultBinder(
                   (pod, node) -> {
@@ -259,65 +246,6 @@ class SchedulerTest {
         .until(() -> metrics.attempts(SchedulerMetrics.ERROR) == 1);
     assertThat(cache.isAssumed(pod.getMetadata().getUid())).isFalse();
     assertThat(queue.contains(pod.getMetadata().getUid())).isTrue();
-  }
-
-  @Test
-  void gangReplicasWithRequiredAntiAffinityEachGetANodeOfTheirOwn() {
-    // The big node scores best for room, so without anti-affinity all four would go there.
-    cache.upsertNode(node("big", "64", "256Gi"));
-    IntStream.range(1, 4).forEach(i -> cache.upsertNode(node("n" + i, "8", "8Gi")));
-    LabelSelector train = new LabelSelector(null, Map.of("app", "train"));
-    for (int i = 0; i < 4; i++) {
-      Pod member = Fixtures.withLabels(gangMember("w" + i, "30s"), Map.of("app", "train"));
-      submit(new PodBuilder(member).editSpec().withNewAffinity().withNewPodAntiAffinity()
-          .addToRequiredDuringSchedulingIgnoredDuringExecution(new PodAffinityTermBuilder()
-              .withTopologyKey("kubernetes.io/hostname").withLabelSelector(train).build())
-          .endPodAntiAffinity().endAffinity().endSpec().build());
-    }
-
-    scheduleUntilBound(4);
-
-    assertThat(new HashSet<>(bindings.values())).hasSize(4);
-  }
-
-  @Test
-  void twoPodsAskingTheSameHostPortNeverShareANode() {
-    cache.upsertNode(node("n1", "8", "8Gi"));
-    cache.upsertNode(node("n2", "8", "8Gi"));
-    for (String name : List.of("a", "b", "c")) {
-      submit(new PodBuilder(pod(name, "1", "1Gi")).editSpec().editFirstContainer()
-          .addToPorts(new ContainerPort(8080, null, 8080, null, "TCP")).endContainer().endSpec().build());
-    }
-
-    runUntilQueueIsIdle();
-
-    await().until(() -> bindings.size() == 2);
-    assertThat(new HashSet<>(bindings.values())).containsExactlyInAnyOrder("n1", "n2");
-    assertThat(failures.values()).singleElement().asString()
-        .contains("didn't have free ports for the requested pod ports");
-  }
-
-  @Test
-  void aZoneSpreadThatMustHoldFillsBothZonesEvenly() {
-    for (String[] nodeInZone : new String[][] {{"a1", "a"}, {"a2", "a"}, {"a3", "a"}, {"b1", "b"}}) {
-      cache.upsertNode(new NodeBuilder(node(nodeInZone[0], "8", "8Gi"))
-          .editMetadata().addToLabels("topology.kubernetes.io/zone", nodeInZone[1]).endMetadata().build());
-    }
-    for (int i = 0; i < 4; i++) {
-      scheduleOne(new PodBuilder(Fixtures.withLabels(pod("s" + i, "1", "1Gi"), Map.of("app", "spread")))
-          .editSpec().addToTopologySpreadConstraints(new TopologySpreadConstraintBuilder()
-              .withMaxSkew(1).withTopologyKey("topology.kubernetes.io/zone").withWhenUnsatisfiable("DoNotSchedule")
-              .withLabelSelector(new LabelSelector(null, Map.of("app", "spread"))).build())
-          .endSpec().build());
-    }
-
-    await().until(() -> bindings.size() == 4);
-    assertThat(bindings.values().stream().filter(node -> node.startsWith("b"))).hasSize(2);
-  }
-
-  private void scheduleOne(Pod pod) {
-    submit(pod);
-    scheduler.scheduleOne(queue.poll().orElseThrow());
   }
 
   private Pod scheduleOnePodOnAFreeNode() {

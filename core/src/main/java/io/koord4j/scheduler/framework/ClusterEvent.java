@@ -8,11 +8,6 @@ public enum ClusterEvent {
   POD_ADDED,
   /** A pod that held resources (bound or assumed) went away or finished. */
   ASSIGNED_POD_DELETED,
-  /**
-   * A pod was bound to a node, or a bound pod's labels changed: pods that must run near it or
-   * spread with it may fit now.
-   */
-  ASSIGNED_POD_UPDATED,
   POD_GROUP_CHANGED,
   /** A node's measured usage (NodeMetric) was reported, changed or removed. */
   NODE_METRIC_CHANGED,

@@ -1,6 +1,5 @@
 package io.koord4j.scheduler.framework;
 
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -26,25 +25,6 @@ public final class CycleState {
   }
 
   private final Map<Key<?>, Object> values = new ConcurrentHashMap<>();
-  private volatile List<NodeInfo> nodes;
-
-  /** Sets the snapshot the cycle schedules against; {@link Framework#selectNode} does so first. */
-  public void setNodes(List<NodeInfo> nodes) {
-    this.nodes = List.copyOf(nodes);
-  }
-
-  /**
-   * Every node of the cycle's snapshot, filtered or not, for plugins that judge a node by the pods
-   * of its whole topology domain (inter-pod affinity, topology spread).
-   *
-   * @throws IllegalStateException when no snapshot was set, a bug in how the cycle was started
-   */
-  public List<NodeInfo> nodes() {
-    if (nodes == null) {
-      throw new IllegalStateException("cycle state has no node snapshot");
-    }
-    return nodes;
-  }
 
   public <T> void put(Key<T> key, T value) {
     values.put(key, value);

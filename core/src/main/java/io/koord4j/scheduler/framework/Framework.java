@@ -31,7 +31,6 @@ public final class Framework {
   private final List<PreFilterPlugin> preFilters;
   private final List<FilterPlugin> filters;
   private final List<PostFilterPlugin> postFilters;
-  private final List<PreScorePlugin> preScorers;
   private final List<ScorePlugin> scorers;
   private final Map<String, Integer> scoreWeights;
   private final List<ReservePlugin> reservers;
@@ -58,7 +57,6 @@ public final class Framework {
     this.preFilters = only(plugins, PreFilterPlugin.class);
     this.filters = only(plugins, FilterPlugin.class);
     this.postFilters = only(plugins, PostFilterPlugin.class);
-    this.preScorers = only(plugins, PreScorePlugin.class);
     this.scorers = only(plugins, ScorePlugin.class);
     this.scoreWeights = Map.copyOf(scoreWeights);
     this.reservers = only(plugins, ReservePlugin.class);
@@ -91,7 +89,6 @@ public final class Framework {
 
   /** PreFilter, Filter, then Score, or PostFilter when no node fits. */
   public Placement selectNode(CycleState state, Pod pod, List<NodeInfo> nodes) {
-    state.setNodes(nodes);
     Status pre = preFilter(state, pod);
     if (!pre.isSuccess()) {
       return failed(state, pod, FitError.atPreFilter(nodes.size(), pre));
@@ -108,10 +105,7 @@ public final class Framework {
     return new Placement(highestScoring(state, pod, feasible), null);
   }
 
-  /**
-   * Every PreFilter in order; the first rejection stops them. Plugins that read the whole cluster
-   * need {@link CycleState#setNodes} called first.
-   */
+  /** Every PreFilter in order; the first rejection stops them. */
   public Status preFilter(CycleState state, Pod pod) {
     for (PreFilterPlugin plugin : preFilters) {
       Status status = plugin.preFilter(state, pod).by(plugin.name());
@@ -224,12 +218,8 @@ public final class Framework {
     return feasible.get(best).name();
   }
 
-  /**
-   * PreScore, then the weighted sum of each feasible node's normalised scores, in the order of
-   * {@code feasible}.
-   */
+  /** The weighted sum of each feasible node's normalised scores, in the order of {@code feasible}. */
   public long[] totalScores(CycleState state, Pod pod, List<NodeInfo> feasible) {
-    preScorers.forEach(plugin -> plugin.preScore(state, pod, feasible));
     long[] totals = new long[feasible.size()];
     for (ScorePlugin plugin : scorers) {
       long[] scores = new long[feasible.size()];

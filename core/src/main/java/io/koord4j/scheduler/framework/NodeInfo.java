@@ -2,7 +2,6 @@ package io.koord4j.scheduler.framework;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeSpec;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.koord4j.api.WellKnown;
 import io.koord4j.colocation.ThirdPartyAllocations;
@@ -29,8 +28,6 @@ public final class NodeInfo {
   private final int podCount;
   private final NodeGpus gpus;
   private final ResourceVector free;
-  private final List<Pod> pods;
-  private final List<Pod> podsWithAffinity;
 
   /**
    * @param allocatable in base units, {@code pods} included
@@ -46,8 +43,7 @@ public final class NodeInfo {
       int podCount,
       NodeGpus gpus) {
     this(node, labelsOf(node), taintsOf(node.getSpec()), isUnschedulable(node.getSpec()),
-        allocatable, thirdPartyRoom, requested, podCount, gpus, freeOf(allocatable, requested, thirdPartyRoom),
-        List.of(), List.of());
+        allocatable, thirdPartyRoom, requested, podCount, gpus, freeOf(allocatable, requested, thirdPartyRoom));
   }
 
   /** @param free {@code allocatable − requested − thirdPartyRoom}, passed on when only the GPUs change */
@@ -62,9 +58,7 @@ public final class NodeInfo {
       ResourceVector requested,
       int podCount,
       NodeGpus gpus,
-      ResourceVector free,
-      List<Pod> pods,
-      List<Pod> podsWithAffinity) {
+      ResourceVector free) {
     this.node = node;
     this.labels = labels;
     this.taints = taints;
@@ -75,8 +69,6 @@ public final class NodeInfo {
     this.podCount = podCount;
     this.gpus = gpus;
     this.free = free;
-    this.pods = pods;
-    this.podsWithAffinity = podsWithAffinity;
   }
 
   private static ResourceVector freeOf(
@@ -149,48 +141,18 @@ public final class NodeInfo {
     return free.get(resource);
   }
 
-  /**
-   * The pods bound or assumed on the node, for plugins that judge a node by what runs on it (host
-   * ports, inter-pod affinity, topology spread); empty where only their sums are tracked.
-   */
-  public List<Pod> pods() {
-    return pods;
-  }
-
-  /**
-   * The pods of {@link #pods} with inter-pod affinity or anti-affinity terms: the only ones that
-   * judge a pod placed near them, whatever that pod asks for itself.
-   */
-  public List<Pod> podsWithAffinity() {
-    return podsWithAffinity;
-  }
-
   public NodeInfo withUsage(ResourceVector requested, int podCount) {
     return new NodeInfo(node, labels, taints, unschedulable, allocatable, thirdPartyRoom, requested, podCount, gpus,
-        freeOf(allocatable, requested, thirdPartyRoom), pods, podsWithAffinity);
+        freeOf(allocatable, requested, thirdPartyRoom));
   }
 
   public NodeInfo withGpus(NodeGpus gpus) {
-    return new NodeInfo(
-        node, labels, taints, unschedulable, allocatable, thirdPartyRoom, requested, podCount, gpus, free, pods,
-        podsWithAffinity);
-  }
-
-  /** @param pods the pods bound or assumed on the node; their requests are {@link #withUsage}'s business */
-  public NodeInfo withPods(List<Pod> pods) {
-    return new NodeInfo(
-        node, labels, taints, unschedulable, allocatable, thirdPartyRoom, requested, podCount, gpus, free,
-        List.copyOf(pods), pods.stream().filter(NodeInfo::hasPodAffinity).toList());
+    return new NodeInfo(node, labels, taints, unschedulable, allocatable, thirdPartyRoom, requested, podCount, gpus, free);
   }
 
   @Override
   public String toString() {
     return "NodeInfo[" + name() + ", requested " + requested + " of " + allocatable + ", " + podCount + " pods]";
-  }
-
-  private static boolean hasPodAffinity(Pod pod) {
-    var affinity = pod.getSpec().getAffinity();
-    return affinity != null && (affinity.getPodAffinity() != null || affinity.getPodAntiAffinity() != null);
   }
 
   private static Map<String, String> labelsOf(Node node) {

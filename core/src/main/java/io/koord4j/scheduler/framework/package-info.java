@@ -5,13 +5,10 @@
  * io.koord4j.scheduler.framework.CycleState} from point to point:
  *
  * <ol>
- *   <li><b>PreFilter</b>: pod-level checks (gang size, quota) before any node is looked at, and
- *       what the whole snapshot ({@link io.koord4j.scheduler.framework.CycleState#nodes}) says
- *       of the pod (pods it must be near or away from, its topology spread);
+ *   <li><b>PreFilter</b>: pod-level checks (gang size, quota) before any node is looked at;
  *   <li><b>Filter</b>: per node, in parallel; the rejections become the pod's "0/N nodes are
  *       available" message ({@link io.koord4j.scheduler.framework.FitError});
  *   <li><b>PostFilter</b>: only when no node fits;
- *   <li><b>PreScore</b>: once, with the feasible nodes;
  *   <li><b>Score</b>: per feasible node, normalised to 0..100 and weighted;
  *   <li><b>Reserve</b> / <b>Unreserve</b>: claim and give back what the pod will use;
  *   <li><b>Permit</b>: allow, reject or hold the pod ({@link

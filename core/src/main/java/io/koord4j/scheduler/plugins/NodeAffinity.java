@@ -99,9 +99,13 @@ public final class NodeAffinity extends BasePlugin implements FilterPlugin, Scor
   private static boolean matches(NodeSelectorRequirement requirement, String value) {
     List<String> values = requirement.getValues();
     return switch (requirement.getOperator()) {
+      case "In" -> value != null && values.contains(value);
+      case "NotIn" -> value == null || !values.contains(value);
+      case "Exists" -> value != null;
+      case "DoesNotExist" -> value == null;
       case "Gt" -> compare(value, values) > 0;
       case "Lt" -> compare(value, values) < 0;
-      default -> LabelSelectors.matchesSetOperator(requirement.getOperator(), values, value);
+      default -> false;
     };
   }
 

@@ -15,14 +15,14 @@ import java.util.Optional;
 
 /**
  * The scheduler's filters that judge a pod by the node alone, not by what else runs there: cordon
- * ({@link NodeUnschedulable}), the node a pod names ({@link NodeName}), taints ({@link TaintToleration}), nodeSelector and required node
+ * ({@link NodeUnschedulable}), taints ({@link TaintToleration}), nodeSelector and required node
  * affinity ({@link NodeAffinity}). Whoever places a gang before the scheduler sees its pods (the
  * gang-feasibility check) asks these same filters, so that it never counts a node the scheduler
  * would refuse.
  */
 public final class NodeEligibility {
   private static final List<FilterPlugin> FILTERS =
-      List.of(new NodeUnschedulable(), new NodeName(), new TaintToleration(), new NodeAffinity());
+      List.of(new NodeUnschedulable(), new TaintToleration(), new NodeAffinity());
 
   private NodeEligibility() {}
 

@@ -44,41 +44,6 @@ class FrameworkTest {
     assertThat(placement.nodeName()).isEqualTo("b");
   }
 
-  /** Prefers the node named by PreScore: the first feasible one, seen among the whole snapshot. */
-  private static final class PrefersFirstFeasible implements PreScorePlugin, ScorePlugin {
-    private static final CycleState.Key<String> CHOSEN = new CycleState.Key<>("chosen");
-    private final List<String> seen = new ArrayList<>();
-
-    @Override
-    public String name() {
-      return "PrefersFirstFeasible";
-    }
-
-    @Override
-    public void preScore(CycleState state, Pod pod, List<NodeInfo> feasible) {
-      seen.add(state.nodes().size() + " nodes, feasible " + feasible.stream().map(NodeInfo::name).toList());
-      state.put(CHOSEN, feasible.get(0).name());
-    }
-
-    @Override
-    public long score(CycleState state, Pod pod, NodeInfo node) {
-      return node.name().equals(state.get(CHOSEN)) ? 100 : 0;
-    }
-  }
-
-  @Test
-  void preScoreSeesTheFeasibleNodesAndTheWholeSnapshotBeforeAnyScore() {
-    PrefersFirstFeasible plugin = new PrefersFirstFeasible();
-    Framework framework = framework(List.of(new NodeResourcesFit(), plugin), Map.of());
-    List<NodeInfo> nodes =
-        List.of(nodeInfo("tiny", "1", "1Gi"), nodeInfo("a", "8", "8Gi"), nodeInfo("b", "8", "8Gi"));
-
-    Framework.Placement placement = framework.selectNode(new CycleState(), pod("p", "2", "1Gi"), nodes);
-
-    assertThat(plugin.seen).containsExactly("3 nodes, feasible [a, b]");
-    assertThat(placement.nodeName()).isEqualTo("a");
-  }
-
   @Test
   void noFeasibleNodeRunsPostFilterAndExplains() {
     PostFilterPlugin recorder =

@@ -19,7 +19,6 @@ import io.koord4j.scheduler.framework.NodeInfo;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -76,8 +75,6 @@ public final class SchedulerCache {
   /** The allocatable of all nodes, kept as nodes come and go rather than summed on each change. */
   private ResourceVector allocatableTotal = ResourceVector.EMPTY;
   private final Map<String, Usage> usage = new HashMap<>();
-  /** The pods bound or assumed on each node, by uid, for plugins that look at a node's pods. */
-  private final Map<String, Map<String, Pod>> podsOnNode = new HashMap<>();
   private final Map<String, Entry> pods = new HashMap<>();
   private final Map<String, int[]> groupCounts = new HashMap<>();
   /**
@@ -288,7 +285,6 @@ public final class SchedulerCache {
   private NodeInfo withUsage(NodeInfo node) {
     Usage used = usage.getOrDefault(node.name(), Usage.NONE);
     return node.withUsage(used.requested(), used.pods())
-        .withPods(List.copyOf(podsOnNode.getOrDefault(node.name(), Map.of()).values()))
         .withGpus(gpus.getOrDefault(node.name(), NodeGpus.NONE));
   }
 
@@ -320,7 +316,6 @@ public final class SchedulerCache {
           entry.nodeName(),
           Usage.NONE.plus(entry.request(), sign),
           (a, b) -> a.plus(entry.request(), sign));
-      placePod(entry, sign);
       if (entry.gpus() != null) {
         gpus.computeIfPresent(
             entry.nodeName(),
@@ -336,18 +331,6 @@ public final class SchedulerCache {
       if (counts[0] == 0) {
         groupCounts.remove(entry.group());
       }
-    }
-  }
-
-  private void placePod(Entry entry, int sign) {
-    String uid = entry.pod().getMetadata().getUid();
-    if (sign > 0) {
-      podsOnNode.computeIfAbsent(entry.nodeName(), n -> new LinkedHashMap<>()).put(uid, entry.pod());
-    } else {
-      podsOnNode.computeIfPresent(entry.nodeName(), (n, onNode) -> {
-        onNode.remove(uid);
-        return onNode.isEmpty() ? null : onNode;
-      });
     }
   }
 

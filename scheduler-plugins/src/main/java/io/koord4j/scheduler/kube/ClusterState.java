@@ -13,13 +13,6 @@ import java.util.Map;
  * @param quotas the ElasticQuota tree and the pods charged to it
  * @param podGroups PodGroups by namespace/name, read by the gang resolver
  * @param loads the nodes' NodeMetrics and the pods placed since
- * @param namespaceLabels each namespace's labels, read by pod affinity's namespace selectors
- * @param spreadOwners the services and controllers selecting a pod, for default topology spreading
  */
 public record ClusterState(
-    SchedulerCache cache,
-    QuotaAccounts quotas,
-    Map<String, PodGroup> podGroups,
-    NodeLoads loads,
-    Map<String, Map<String, String>> namespaceLabels,
-    SpreadOwners spreadOwners) {}
+    SchedulerCache cache, QuotaAccounts quotas, Map<String, PodGroup> podGroups, NodeLoads loads) {}

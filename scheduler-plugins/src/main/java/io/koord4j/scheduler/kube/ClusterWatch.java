@@ -1,7 +1,6 @@
 package io.koord4j.scheduler.kube;
 
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -17,7 +16,6 @@ import io.koord4j.quota.kube.ElasticQuotaSpecs;
 import io.koord4j.scheduler.cache.SchedulerCache;
 import io.koord4j.scheduler.framework.ClusterEvent;
 import io.koord4j.scheduler.framework.WaitingPods;
-import io.koord4j.scheduler.plugins.SchedulingGates;
 import io.koord4j.scheduler.plugins.elasticquota.QuotaAccounts;
 import io.koord4j.scheduler.plugins.loadaware.NodeLoad;
 import io.koord4j.scheduler.plugins.loadaware.NodeLoads;
@@ -35,7 +33,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Informers on nodes, namespaces, the services and controllers that select pods, Devices, pods, PodGroups, ElasticQuotas and NodeMetrics, translated into
+ * Informers on nodes, Devices, pods, PodGroups, ElasticQuotas and NodeMetrics, translated into
  * the cache, the quota accounts, the PodGroup map the gang resolver reads, the node loads, and the
  * queue. Quotas, PodGroups, nodes and Devices sync before pods, so every pod is charged and
  * counted against a complete picture. NodeMetrics are not waited for: a node without one is
@@ -57,8 +55,6 @@ public final class ClusterWatch implements AutoCloseable {
   private final WaitingPods waitingPods;
   private final Map<String, PodGroup> podGroups;
   private final NodeLoads loads;
-  private final Map<String, Map<String, String>> namespaceLabels;
-  private final SpreadOwners spreadOwners;
   private final Clock clock;
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
   private volatile OptionalInformer<ElasticQuota> quotaInformer;
@@ -72,8 +68,6 @@ public final class ClusterWatch implements AutoCloseable {
     this.quotas = state.quotas();
     this.podGroups = state.podGroups();
     this.loads = state.loads();
-    this.namespaceLabels = state.namespaceLabels();
-    this.spreadOwners = state.spreadOwners();
     this.queue = queue;
     this.waitingPods = waitingPods;
     this.clock = clock;
@@ -126,8 +120,6 @@ public final class ClusterWatch implements AutoCloseable {
     List.of(quotaInformer, groupInformer, deviceInformer, metricInformer)
         .forEach(optional -> informers.add(optional.informer()));
     informers.add(client.nodes().inform(new NodeHandler()));
-    informers.add(client.namespaces().inform(new NamespaceHandler()));
-    informers.addAll(spreadOwners.watch(client));
     List.of(quotaInformer, groupInformer, deviceInformer)
         .forEach(optional -> optional.ready().join());
     quotasChanged();
@@ -215,19 +207,6 @@ public final class ClusterWatch implements AutoCloseable {
     return node.getStatus() == null ? null : node.getStatus().getAllocatable();
   }
 
-  private final class NamespaceHandler extends Handler<Namespace> {
-    @Override
-    void upsert(Namespace old, Namespace namespace) {
-      Map<String, String> labels = namespace.getMetadata().getLabels();
-      namespaceLabels.put(namespace.getMetadata().getName(), labels == null ? Map.of() : Map.copyOf(labels));
-    }
-
-    @Override
-    void delete(Namespace namespace) {
-      namespaceLabels.remove(namespace.getMetadata().getName());
-    }
-  }
-
   private final class PodHandler extends Handler<Pod> {
     @Override
     void upsert(Pod old, Pod pod) {
@@ -246,13 +225,8 @@ public final class ClusterWatch implements AutoCloseable {
       quotas.podSeen(pod);
       if (isBound(pod)) {
         loads.assign(pod, pod.getSpec().getNodeName(), scheduledAt(pod));
-        if (old != null && (!isBound(old) || !labelsOf(old).equals(labelsOf(pod)))) {
-          queue.onEvent(ClusterEvent.ASSIGNED_POD_UPDATED);
-        }
       }
-      if (isOurs(pod) && !isBound(pod) && !SchedulingGates.isGated(pod)
-          && pod.getMetadata().getDeletionTimestamp() == null) {
-        // A gated pod waits outside the queue; the update that lifts its last gate queues it.
+      if (isOurs(pod) && !isBound(pod) && pod.getMetadata().getDeletionTimestamp() == null) {
         // An assumed pod is being bound; a late pending update must not queue it again.
         if (!cache.isAssumed(uid)) {
           queue.add(pod);
@@ -277,11 +251,6 @@ public final class ClusterWatch implements AutoCloseable {
       if (isBound(pod) && !isTerminal(pod)) {
         queue.onEvent(ClusterEvent.ASSIGNED_POD_DELETED);
       }
-    }
-
-    private static Map<String, String> labelsOf(Pod pod) {
-      Map<String, String> labels = pod.getMetadata().getLabels();
-      return labels == null ? Map.of() : labels;
     }
 
     private boolean isOurs(Pod pod) {

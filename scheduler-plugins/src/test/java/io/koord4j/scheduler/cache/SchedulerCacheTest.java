@@ -113,28 +113,6 @@ class SchedulerCacheTest {
     assertThat(before).allMatch(node -> node.podCount() == 0, "taken before the pod was assumed");
   }
 
-  @Test
-  void eachNodeListsItsBoundAndAssumedPodsAsLastSeen() {
-    cache.upsertNode(node("n", "4", "8Gi"));
-    Pod bound = boundTo(pod("bound", "1", "1Gi"), "n");
-    Pod assumed = pod("assumed", "1", "1Gi");
-    cache.upsertPod(bound);
-    cache.assume(assumed, "n");
-    assertThat(podsOnNode()).containsExactlyInAnyOrder("bound", "assumed");
-
-    Pod relabelled = new PodBuilder(bound).editMetadata().addToLabels("app", "web").endMetadata().build();
-    cache.upsertPod(relabelled);
-    assertThat(cache.snapshot().get(0).pods()).contains(relabelled).doesNotContain(bound);
-
-    cache.forget(assumed.getMetadata().getUid());
-    cache.removePod(bound.getMetadata().getUid());
-    assertThat(podsOnNode()).isEmpty();
-  }
-
-  private List<String> podsOnNode() {
-    return cache.snapshot().get(0).pods().stream().map(p -> p.getMetadata().getName()).toList();
-  }
-
   private static Pod member(String name) {
     return new PodBuilder(pod(name, "1", "1Gi")).editMetadata().addToLabels("gang", "g").endMetadata().build();
   }
