@@ -44,7 +44,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * pod lands there and no other scheduler binds these pods.
  */
 class OperatorGangIT extends InProcessManagerBase {
-  private static final String RUN = UUID.randomUUID().toString().substring(0, 6);
+  /** Starts with a letter: a bare id such as 8e9678 would be read from the YAML manifests as a number. */
+  private static final String RUN = "r" + UUID.randomUUID().toString().substring(0, 5);
   private static final String SCHEDULER = KoordScheduler.DEFAULT_NAME + "-" + RUN;
   private static final String POOL_KEY = "koord4j.io/operator-gang-it";
   private static final Duration WAIT = Duration.ofSeconds(120);

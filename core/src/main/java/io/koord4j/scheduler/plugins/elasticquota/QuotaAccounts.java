@@ -123,17 +123,23 @@ public final class QuotaAccounts {
   }
 
   /**
-   * Label {@code quota.scheduling.koordinator.sh/name}; else the quota named like the namespace;
-   * else the quota the namespace is bound to; else the default quota. Empty when that quota does
-   * not exist: the pod is not governed.
+   * Label {@code quota.scheduling.koordinator.sh/name}; else the quota the pod's queued unit was
+   * admitted to ({@code koord4j.io/unit-quota}, which the manager writes on the pods of the gangs it
+   * starts), since a namespace may be bound to several quotas; else the quota named like the
+   * namespace; else the quota the namespace is bound to; else the default quota. Empty when that
+   * quota does not exist: the pod is not governed.
    */
   Optional<String> quotaOf(Pod pod) {
     Map<String, String> labels = pod.getMetadata().getLabels();
+    Map<String, String> annotations = pod.getMetadata().getAnnotations();
     String label = labels == null ? null : labels.get(WellKnown.QUOTA_NAME);
+    String unitQuota = annotations == null ? null : annotations.get(WellKnown.UNIT_QUOTA);
     String namespace = pod.getMetadata().getNamespace();
     String quota;
     if (label != null && !label.isBlank()) {
       quota = label.strip();
+    } else if (unitQuota != null && !unitQuota.isBlank()) {
+      quota = unitQuota.strip();
     } else if (tree.contains(namespace) && !QuotaTree.ROOT.equals(namespace)) {
       quota = namespace;
     } else {

@@ -71,6 +71,22 @@ class ElasticQuotaPluginTest {
   }
 
   @Test
+  void aQueuedGangsPodIsChargedToTheQuotaItsUnitWasAdmittedToWhateverItsNamespaceIsBoundTo() {
+    accounts.setQuotas(
+        List.of(
+            QuotaSpec.group("org", "", ResourceVector.of("cpu", 10_000), ResourceVector.of("cpu", 10_000)),
+            QuotaSpec.leaf("team", "org", ResourceVector.of("cpu", 1000), ResourceVector.of("cpu", 2000)),
+            QuotaSpec.leaf("other", "org", ResourceVector.of("cpu", 1000), ResourceVector.of("cpu", 2000))),
+        Map.of("team-ns", "team"));
+    Pod member = new PodBuilder(pod("m", "1", "1Gi"))
+        .editMetadata().withNamespace("team-ns").addToAnnotations(WellKnown.UNIT_QUOTA, "other").endMetadata()
+        .build();
+    assertThat(accounts.quotaOf(member)).contains("other");
+    Pod labelled = withLabels(member, Map.of(WellKnown.QUOTA_NAME, "team"));
+    assertThat(accounts.quotaOf(labelled)).as("the label comes first").contains("team");
+  }
+
+  @Test
   void refusesParentQuotas() {
     Pod pod = withLabels(pod("p", "1", "1Gi"), Map.of(WellKnown.QUOTA_NAME, "org"));
     assertThat(plugin.preFilter(new CycleState(), pod).message())
