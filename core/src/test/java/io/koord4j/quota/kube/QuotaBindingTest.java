@@ -8,10 +8,10 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.koord4j.api.WellKnown;
 import io.koord4j.api.quota.ElasticQuota;
+import io.koord4j.testing.TestQuotas;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 class QuotaBindingTest {
@@ -127,14 +127,7 @@ class QuotaBindingTest {
     return byName;
   }
 
-  /** A quota living in {@code namespace}, also bound to those {@code listed} by its annotation. */
   private static ElasticQuota quota(String name, String namespace, String... listed) {
-    ElasticQuota quota = new ElasticQuota();
-    quota.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
-    if (listed.length > 0) {
-      quota.getMetadata().setAnnotations(Map.of(WellKnown.QUOTA_NAMESPACES,
-          Arrays.stream(listed).map(n -> "\"" + n + "\"").collect(Collectors.joining(",", "[", "]"))));
-    }
-    return quota;
+    return TestQuotas.bound(name, namespace, listed);
   }
 }

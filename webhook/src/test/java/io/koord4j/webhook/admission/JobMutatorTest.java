@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
@@ -18,14 +17,13 @@ import io.koord4j.jobs.JobAdapters;
 import io.koord4j.jobs.RayCluster;
 import io.koord4j.jobs.TFJob;
 import io.koord4j.webhook.admission.quota.QuotaLookup;
+import io.koord4j.testing.TestQuotas;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 class JobMutatorTest {
@@ -325,15 +323,8 @@ class JobMutatorTest {
     return new JobMutator(JobAdapters.builtIn(), queues, () -> List.of(quotas), false, KOORD4J).handler(false);
   }
 
-  /** A quota living in {@code namespace}, bound also to the namespaces its annotation lists. */
   private static ElasticQuota quota(String name, String namespace, String... listed) {
-    ElasticQuota quota = new ElasticQuota();
-    quota.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
-    if (listed.length > 0) {
-      quota.getMetadata().setAnnotations(Map.of(WellKnown.QUOTA_NAMESPACES,
-          Arrays.stream(listed).map(n -> "\"" + n + "\"").collect(Collectors.joining(",", "[", "]"))));
-    }
-    return quota;
+    return TestQuotas.bound(name, namespace, listed);
   }
 
   private static Job running(Job job) {
