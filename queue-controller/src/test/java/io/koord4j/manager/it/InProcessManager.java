@@ -1,15 +1,11 @@
 package io.koord4j.manager.it;
 
-import static org.awaitility.Awaitility.await;
-
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.koord4j.manager.Manager;
 import io.koord4j.quota.kube.SystemQuotas;
 import io.koord4j.testing.LocalCluster;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.time.Duration;
 
 /**
  * One manager for all integration tests of this JVM: two would both admit. Tests that run their
@@ -47,29 +43,6 @@ public final class InProcessManager {
   /** The metrics of the manager, as it publishes them. */
   static MeterRegistry registry() {
     return REGISTRY;
-  }
-
-  /**
-   * Runs {@code nudge} (a change the manager reacts to) twice, each time waiting for an admission
-   * pass to end and the status writer to be idle: the manager runs one pass at a time, so the pass
-   * seen ending the second time began after the first nudge, and has decided on what the test had
-   * done before it. A test then asserts once what the manager must not have done.
-   */
-  static void awaitPassAfter(Runnable nudge) {
-    for (int round = 0; round < 2; round++) {
-      long before = passes();
-      nudge.run();
-      await().atMost(Duration.ofSeconds(60)).until(() -> passes() > before && statusBacklog() == 0);
-    }
-  }
-
-  private static long passes() {
-    Timer pass = REGISTRY.find("koord4j.admission.pass").timer();
-    return pass == null ? 0 : pass.count();
-  }
-
-  private static double statusBacklog() {
-    return REGISTRY.get("koord4j.status.writer.queued").gauge().value();
   }
 
   /** The KWOK nodes the tests' pods run on. */

@@ -17,7 +17,6 @@ import io.koord4j.api.queue.QueueUnitSpec;
 import io.koord4j.api.quota.ElasticQuota;
 import io.koord4j.api.quota.ElasticQuotaSpec;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -95,21 +94,6 @@ public final class TestCluster implements AutoCloseable {
   private static ElasticQuota bindTo(String boundNamespace, ElasticQuota quota) {
     quota.getMetadata().setAnnotations(Map.of(WellKnown.QUOTA_NAMESPACES, "[\"" + boundNamespace + "\"]"));
     return quota;
-  }
-
-  /**
-   * Waits until the in-process manager has decided, after all the test did so far, on the units of
-   * {@code quota}: it nudges the quota with an annotation of no meaning.
-   */
-  void awaitDecisionsOn(String quota) {
-    InProcessManager.awaitPassAfter(() -> client.resources(ElasticQuota.class)
-        .inNamespace(QUOTA_NAMESPACE).withName(quota)
-        .edit(q -> {
-          Map<String, String> annotations = new HashMap<>(q.getMetadata().getAnnotations());
-          annotations.put("koord4j.io/test-nudge", Long.toString(System.nanoTime()));
-          q.getMetadata().setAnnotations(annotations);
-          return q;
-        }));
   }
 
   /**
